@@ -3,7 +3,12 @@
  * pcompact core: module lifetime and the per-node pcompactd threads.
  *
  * One kthread per NUMA node with memory, named pcompactd<N> like the
- * kernel's kcompactd<N>, bound to the node's CPUs and freezable.
+ * kernel's kcompactd<N>, bound to the node's CPUs and freezable.  Every
+ * interval it samples the node's fragmentation score; above the high
+ * threshold it compacts until the score is at or below the low one (the
+ * flow of seed 000's proactive kcompactd), backing off while kswapd
+ * reclaims on the node, and deferring after a round that did not lower the
+ * score.
  */
 #define pr_fmt(fmt) "pcompact: " fmt
 
@@ -11,156 +16,409 @@
 #include <linux/freezer.h>
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
+#include <linux/memory.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
+#include <linux/timekeeping.h>
 #include <linux/topology.h>
 #include <linux/wait.h>
 
 #include "compat.h"
 #include "pcompact.h"
+#include "trace.h"
 
-/**
- * struct pcompact_node - the state of one node's pcompactd.
- * @nid:	the NUMA node this thread manages.
- * @task:	the pcompactd<N> kthread.
- * @wait:	where the thread sleeps between samples.
- * @kick:	set by pcompact_wake_all() to end the current sleep early.
+/*
+ * kswapd must be seen reclaiming in this many consecutive samples before a
+ * round is held back: one short burst should not starve compaction.
  */
-struct pcompact_node {
-	int nid;
-	struct task_struct *task;
-	wait_queue_head_t wait;
-	bool kick;
-};
+#define PCOMPACT_KSWAPD_SAMPLES		2
 
-/* Protects pcompact_nodes[] against concurrent start/stop. */
+/* Protects starting and stopping threads, and pcompact_live. */
 static DEFINE_MUTEX(pcompact_nodes_lock);
 static struct pcompact_node *pcompact_nodes[MAX_NUMNODES];
+static bool pcompact_live;
+
+static const char * const pcompact_state_names[] = {
+	[PCOMPACT_IDLE] = "idle",
+	[PCOMPACT_COMPACTING] = "compacting",
+	[PCOMPACT_BACKOFF_KSWAPD] = "kswapd-backoff",
+	[PCOMPACT_BACKOFF_CONTENTION] = "contention-backoff",
+	[PCOMPACT_DEFERRED] = "deferred",
+	[PCOMPACT_DISABLED] = "disabled",
+};
+
+/**
+ * pcompact_state_name() - the sysfs name of a state.
+ * @state:	an enum pcompact_state.
+ *
+ * Return: the name.
+ */
+const char *pcompact_state_name(int state)
+{
+	if (state < 0 || state >= ARRAY_SIZE(pcompact_state_names))
+		return "unknown";
+	return pcompact_state_names[state];
+}
+
+/**
+ * pcompact_node() - a node's state.
+ * @nid:	a possible node.
+ *
+ * Return: the node's struct, which lives as long as the module; NULL for a
+ * node that is not possible or before the module is initialised.
+ */
+struct pcompact_node *pcompact_node(int nid)
+{
+	if (nid < 0 || nid >= MAX_NUMNODES)
+		return NULL;
+	return READ_ONCE(pcompact_nodes[nid]);
+}
+
+/**
+ * pcompact_is_live() - whether module init has finished and exit not begun.
+ *
+ * Parameter handlers use this: before init, values are only stored (init
+ * checks the combination); while live, they take effect at once.
+ *
+ * Return: true while live.
+ */
+bool pcompact_is_live(void)
+{
+	return READ_ONCE(pcompact_live);
+}
+
+static void pcompact_set_state(struct pcompact_node *pn, int state)
+{
+	WRITE_ONCE(pn->state, state);
+}
+
+/* One compaction round on the node: the score is above the threshold. */
+static void pcompactd_round(struct pcompact_node *pn, unsigned int score,
+			    const struct pcompact_wmarks *wmarks,
+			    unsigned int order, bool *compacting)
+{
+	unsigned int quota_ms = READ_ONCE(pcompact_quota_ms);
+	struct pcompact_round round = {
+		.nid = pn->nid,
+		.order = order,
+		.low = wmarks->low,
+	};
+	unsigned int after;
+	u64 start, took;
+
+	pcompact_set_state(pn, PCOMPACT_COMPACTING);
+	atomic64_inc(&pn->stats.rounds);
+	trace_pcompact_round_begin(pn->nid, score, wmarks->low, wmarks->high);
+	start = ktime_get_ns();
+	if (quota_ms)
+		round.deadline_ns = start + (u64)quota_ms * NSEC_PER_MSEC *
+				    READ_ONCE(pcompact_interval_ms) / MSEC_PER_SEC;
+	pcompact_engine_run(&round);
+	took = ktime_get_ns() - start;
+	after = pcompact_score_node(pn->nid, order);
+	WRITE_ONCE(pn->score, after);
+
+	atomic64_add(took, &pn->stats.compact_ns);
+	atomic64_add(round.blocks_freed, &pn->stats.blocks_freed);
+	atomic64_add(round.pages_migrated, &pn->stats.pages_migrated);
+	atomic64_add(round.failed_blocks, &pn->stats.failed_blocks);
+	atomic64_add(round.skipped_unmovable, &pn->stats.skipped_unmovable);
+	trace_pcompact_round_end(pn->nid, score, after, round.blocks_freed,
+				 round.pages_migrated, took);
+
+	switch (round.stop_reason) {
+	case PCOMPACT_BACKOFF_KSWAPD:
+		atomic64_inc(&pn->stats.backoffs_kswapd);
+		pcompact_set_state(pn, round.stop_reason);
+		return;
+	case PCOMPACT_BACKOFF_CONTENTION:
+		atomic64_inc(&pn->stats.backoffs_contention);
+		pcompact_set_state(pn, round.stop_reason);
+		return;
+	}
+	if (after >= score) {
+		/* As upstream: no progress, so wait 2^max_defer_shift intervals. */
+		unsigned long defer_ms = (unsigned long)READ_ONCE(pcompact_interval_ms)
+					 << READ_ONCE(pcompact_max_defer_shift);
+
+		atomic64_inc(&pn->stats.deferrals);
+		pn->deferred_until = jiffies + msecs_to_jiffies(defer_ms);
+		*compacting = false;
+		pcompact_set_state(pn, PCOMPACT_DEFERRED);
+		return;
+	}
+	*compacting = after > wmarks->low;
+	pcompact_set_state(pn, *compacting ? PCOMPACT_COMPACTING : PCOMPACT_IDLE);
+}
+
+/* One sample: score the node and decide whether to compact. */
+static void pcompactd_sample(struct pcompact_node *pn, bool *compacting)
+{
+	unsigned int order = READ_ONCE(pcompact_order);
+	struct pcompact_wmarks wmarks;
+	unsigned int score;
+
+	pcompact_score_wmarks(&wmarks);
+	score = pcompact_score_node(pn->nid, order);
+	WRITE_ONCE(pn->score, score);
+	trace_pcompact_score(pn->nid, score, wmarks.low, wmarks.high);
+	pcompact_takeover_check();
+
+	if (pcompact_kswapd_active(pn->nid))
+		pn->kswapd_seen++;
+	else
+		pn->kswapd_seen = 0;
+
+	if (!READ_ONCE(pcompact_enabled)) {
+		*compacting = false;
+		pcompact_set_state(pn, PCOMPACT_DISABLED);
+		return;
+	}
+	if (time_before(jiffies, pn->deferred_until)) {
+		pcompact_set_state(pn, PCOMPACT_DEFERRED);
+		return;
+	}
+	if (score <= wmarks.low || (!*compacting && score <= wmarks.high)) {
+		*compacting = false;
+		pcompact_set_state(pn, PCOMPACT_IDLE);
+		return;
+	}
+	if (pn->kswapd_seen >= PCOMPACT_KSWAPD_SAMPLES) {
+		atomic64_inc(&pn->stats.backoffs_kswapd);
+		pcompact_set_state(pn, PCOMPACT_BACKOFF_KSWAPD);
+		return;
+	}
+	*compacting = true;
+	pcompactd_round(pn, score, &wmarks, order, compacting);
+}
 
 static int pcompactd(void *data)
 {
 	struct pcompact_node *pn = data;
+	bool compacting = false;
 
 	set_freezable();
 	while (!kthread_should_stop()) {
-		long timeout = msecs_to_jiffies(READ_ONCE(pcompact_interval_ms));
+		long timeout;
 
+		pcompactd_sample(pn, &compacting);
+		timeout = msecs_to_jiffies(READ_ONCE(pcompact_interval_ms));
+		if (time_before(jiffies, pn->deferred_until))
+			timeout = pn->deferred_until - jiffies;
 		wait_event_freezable_timeout(pn->wait,
 					     kthread_should_stop() ||
 					     READ_ONCE(pn->kick), timeout);
-		WRITE_ONCE(pn->kick, false);
+		/* A changed parameter deserves a fresh look, deferred or not. */
+		if (xchg(&pn->kick, false))
+			pn->deferred_until = 0;
 	}
+	pcompact_set_state(pn, PCOMPACT_IDLE);
 	return 0;
 }
 
-/**
- * pcompact_start_node() - start pcompactd for one node.
- * @nid: a node with memory.
- *
- * Does nothing when the node's thread already runs.
- *
- * Return: 0 on success, a negative errno when the thread cannot be created.
- */
-int pcompact_start_node(int nid)
+static int pcompact_start_thread(struct pcompact_node *pn)
 {
-	const struct cpumask *cpus = cpumask_of_node(nid);
-	struct pcompact_node *pn;
-	int err = 0;
+	const struct cpumask *cpus = cpumask_of_node(pn->nid);
+	struct task_struct *task;
 
-	mutex_lock(&pcompact_nodes_lock);
-	if (pcompact_nodes[nid])
-		goto out_unlock;
-
-	pn = kzalloc(sizeof(*pn), GFP_KERNEL);
-	if (!pn) {
-		err = -ENOMEM;
-		goto out_unlock;
-	}
-	pn->nid = nid;
-	init_waitqueue_head(&pn->wait);
-	pn->task = kthread_create_on_node(pcompactd, pn, nid, "pcompactd%d", nid);
-	if (IS_ERR(pn->task)) {
-		err = PTR_ERR(pn->task);
-		pr_err("cannot create pcompactd%d: %d\n", nid, err);
-		kfree(pn);
-		goto out_unlock;
+	task = kthread_create_on_node(pcompactd, pn, pn->nid, "pcompactd%d", pn->nid);
+	if (IS_ERR(task)) {
+		pr_err("cannot create pcompactd%d: %ld\n", pn->nid, PTR_ERR(task));
+		return PTR_ERR(task);
 	}
 	/* A memory-only node has no CPUs of its own: leave it unbound. */
 	if (cpumask_intersects(cpus, cpu_online_mask))
-		set_cpus_allowed_ptr(pn->task, cpus);
-	pcompact_nodes[nid] = pn;
-	wake_up_process(pn->task);
-out_unlock:
+		set_cpus_allowed_ptr(task, cpus);
+	pn->deferred_until = 0;
+	pn->kswapd_seen = 0;
+	pn->task = task;
+	wake_up_process(task);
+	return 0;
+}
+
+static void pcompact_stop_thread(struct pcompact_node *pn)
+{
+	if (!pn->task)
+		return;
+	kthread_stop(pn->task);
+	pn->task = NULL;
+}
+
+static bool pcompact_node_wanted(int nid)
+{
+	return node_state(nid, N_MEMORY) && node_isset(nid, pcompact_nodemask);
+}
+
+/* Start or stop threads to match the nodes with memory and nodes=. */
+static int __pcompact_apply_nodes(void)
+{
+	int nid, err = 0;
+
+	lockdep_assert_held(&pcompact_nodes_lock);
+	for_each_node(nid) {
+		struct pcompact_node *pn = pcompact_nodes[nid];
+
+		if (!pn)
+			continue;
+		if (pcompact_live && pcompact_node_wanted(nid)) {
+			if (!pn->task)
+				err = err ?: pcompact_start_thread(pn);
+		} else {
+			pcompact_stop_thread(pn);
+		}
+	}
+	return err;
+}
+
+/**
+ * pcompact_apply_nodes() - start or stop pcompactd threads so that exactly
+ * the nodes with memory that nodes= selects have one.
+ *
+ * Return: 0, or the first error from creating a thread.
+ */
+int pcompact_apply_nodes(void)
+{
+	int err;
+
+	mutex_lock(&pcompact_nodes_lock);
+	err = __pcompact_apply_nodes();
 	mutex_unlock(&pcompact_nodes_lock);
 	return err;
 }
 
 /**
- * pcompact_stop_node() - stop pcompactd for one node and wait for it to exit.
- * @nid: the node.
- */
-void pcompact_stop_node(int nid)
-{
-	struct pcompact_node *pn;
-
-	mutex_lock(&pcompact_nodes_lock);
-	pn = pcompact_nodes[nid];
-	WRITE_ONCE(pcompact_nodes[nid], NULL);
-	mutex_unlock(&pcompact_nodes_lock);
-	if (!pn)
-		return;
-	kthread_stop(pn->task);
-	kfree(pn);
-}
-
-/**
- * pcompact_wake_all() - end every pcompactd's current sleep, so a changed
- * parameter takes effect now rather than after the old interval.
+ * pcompact_wake_all() - end every pcompactd's current sleep and deferral, so
+ * a changed parameter takes effect now rather than after the old interval.
  */
 void pcompact_wake_all(void)
 {
 	int nid;
 
-	mutex_lock(&pcompact_nodes_lock);
 	for_each_node(nid) {
-		struct pcompact_node *pn = pcompact_nodes[nid];
+		struct pcompact_node *pn = pcompact_node(nid);
 
 		if (pn) {
 			WRITE_ONCE(pn->kick, true);
 			wake_up_interruptible(&pn->wait);
 		}
 	}
-	mutex_unlock(&pcompact_nodes_lock);
+}
+
+static int pcompact_memory_callback(struct notifier_block *nb,
+				    unsigned long action, void *arg)
+{
+	if (action == MEM_ONLINE || action == MEM_OFFLINE)
+		pcompact_apply_nodes();
+	return NOTIFY_OK;
+}
+
+static struct notifier_block pcompact_memory_nb = {
+	.notifier_call = pcompact_memory_callback,
+};
+
+static void pcompact_free_nodes(void)
+{
+	int nid;
+
+	for_each_node(nid) {
+		kfree(pcompact_nodes[nid]);
+		WRITE_ONCE(pcompact_nodes[nid], NULL);
+	}
+}
+
+static int pcompact_alloc_nodes(void)
+{
+	int nid;
+
+	for_each_node(nid) {
+		struct pcompact_node *pn = kzalloc(sizeof(*pn), GFP_KERNEL);
+
+		if (!pn) {
+			pcompact_free_nodes();
+			return -ENOMEM;
+		}
+		pn->nid = nid;
+		init_waitqueue_head(&pn->wait);
+		WRITE_ONCE(pcompact_nodes[nid], pn);
+	}
+	return 0;
 }
 
 static void pcompact_stop_all(void)
 {
-	int nid;
-
-	for_each_node(nid)
-		pcompact_stop_node(nid);
+	mutex_lock(&pcompact_nodes_lock);
+	WRITE_ONCE(pcompact_live, false);
+	__pcompact_apply_nodes();
+	mutex_unlock(&pcompact_nodes_lock);
 }
 
 static int __init pcompact_init(void)
 {
-	int nid, err;
+	struct pcompact_wmarks wmarks;
+	int err;
 
-	for_each_node_state(nid, N_MEMORY) {
-		err = pcompact_start_node(nid);
-		if (err) {
-			pcompact_stop_all();
-			return err;
-		}
+	/* Parameters given at load are checked one by one; now check them together. */
+	err = pcompact_wmarks_resolve(pcompact_proactiveness, pcompact_wmark_low,
+				      pcompact_wmark_high, &wmarks);
+	if (err) {
+		pr_err("wmark_low/wmark_high: low %d above high %d (proactiveness %u)\n",
+		       pcompact_wmark_low, pcompact_wmark_high, pcompact_proactiveness);
+		return err;
 	}
-	pr_info("version %s loaded, proactiveness %u\n", PCOMPACT_VERSION,
-		READ_ONCE(pcompact_proactiveness));
+	err = pcompact_engine_check(pcompact_engine);
+	if (err)
+		return err;
+	err = pcompact_alloc_nodes();
+	if (err)
+		return err;
+	err = pcompact_sysfs_init();
+	if (err)
+		goto err_free;
+	/* Hooks are optional: one that cannot attach is reported, not fatal. */
+	pcompact_hooks_init();
+	if (pcompact_takeover) {
+		err = pcompact_takeover_start();
+		if (err)
+			goto err_hooks;
+	}
+	err = register_memory_notifier(&pcompact_memory_nb);
+	if (err)
+		goto err_takeover;
+
+	mutex_lock(&pcompact_nodes_lock);
+	WRITE_ONCE(pcompact_live, true);
+	err = __pcompact_apply_nodes();
+	mutex_unlock(&pcompact_nodes_lock);
+	if (err)
+		goto err_threads;
+
+	pr_info("version %s loaded: proactiveness %u, thresholds %u/%u, engine %s\n",
+		PCOMPACT_VERSION, pcompact_proactiveness, wmarks.low, wmarks.high,
+		pcompact_engine_names[pcompact_engine]);
 	return 0;
+
+err_threads:
+	pcompact_stop_all();
+	unregister_memory_notifier(&pcompact_memory_nb);
+err_takeover:
+	pcompact_takeover_stop();
+err_hooks:
+	pcompact_hooks_exit();
+	pcompact_sysfs_exit();
+err_free:
+	pcompact_free_nodes();
+	return err;
 }
 
 static void __exit pcompact_exit(void)
 {
+	unregister_memory_notifier(&pcompact_memory_nb);
 	pcompact_stop_all();
+	pcompact_takeover_stop();
+	pcompact_hooks_exit();
+	pcompact_sysfs_exit();
+	pcompact_free_nodes();
 	pr_info("unloaded\n");
 }
 

@@ -2,32 +2,79 @@
 /*
  * pcompact module parameters: validation and runtime updates.
  *
- * Every parameter is writable at runtime under
- * /sys/module/pcompact/parameters/.  A rejected value returns -EINVAL, logs
- * which parameter and why, and leaves the running state as it was.
+ * Every parameter can be given to modprobe and is writable at runtime under
+ * /sys/module/pcompact/parameters/.  A rejected value fails with -EINVAL,
+ * logs which parameter and why, and leaves the running state as it was.
+ * Values given at load are checked one by one as they are parsed and, where
+ * they depend on each other (the thresholds), together in module init.
  */
 #define pr_fmt(fmt) "pcompact: " fmt
 
 #include <linux/kernel.h>
 #include <linux/moduleparam.h>
+#include <linux/nodemask.h>
+#include <linux/string.h>
 
+#include "compat.h"
 #include "pcompact.h"
 
+/* How much of a written value to quote in a log line: up to the newline. */
+static int pcompact_param_len(const char *val)
+{
+	return (int)strcspn(val, "\n");
+}
+
+/* Parse an integer parameter and check its range, logging why not. */
+static int pcompact_param_parse(const char *name, const char *val, int min,
+				int max, int *out)
+{
+	int value;
+
+	if (kstrtoint(val, 0, &value)) {
+		pr_err("%s: '%.*s' is not an integer\n", name,
+		       pcompact_param_len(val), val);
+		return -EINVAL;
+	}
+	if (value < min || value > max) {
+		pr_err("%s: %d is outside %d..%d\n", name, value, min, max);
+		return -EINVAL;
+	}
+	*out = value;
+	return 0;
+}
+
+/* While live, a threshold change must leave low <= high. */
+static int pcompact_param_check_wmarks(const char *name, unsigned int proactiveness,
+				       int low, int high)
+{
+	struct pcompact_wmarks wmarks;
+
+	if (!pcompact_is_live())
+		return 0;
+	if (pcompact_wmarks_resolve(proactiveness, low, high, &wmarks)) {
+		pr_err("%s: would put the low threshold above the high one (proactiveness %u, wmark_low %d, wmark_high %d)\n",
+		       name, proactiveness, low, high);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /*
- * enabled - whether pcompactd threads compact at all.  bool, default Y.
- * The threads keep running (and keep sampling the score) while disabled.
+ * enabled - compact in the background.  bool, default Y.  While N the
+ * threads keep sampling the score (and the score tracepoint keeps firing).
  */
 bool pcompact_enabled = true;
 
 static int pcompact_param_set_enabled(const char *val,
 				      const struct kernel_param *kp)
 {
-	int err = param_set_bool(val, kp);
+	bool value;
 
-	if (err) {
-		pr_err("enabled: '%s' is not a boolean\n", val);
+	if (kstrtobool(val, &value)) {
+		pr_err("enabled: '%.*s' is not a boolean\n", pcompact_param_len(val), val);
 		return -EINVAL;
 	}
+	WRITE_ONCE(pcompact_enabled, value);
 	pcompact_wake_all();
 	return 0;
 }
@@ -40,61 +87,24 @@ module_param_cb(enabled, &pcompact_param_enabled_ops, &pcompact_enabled, 0644);
 MODULE_PARM_DESC(enabled, "Compact in the background (bool, default: Y)");
 
 /*
- * interval_ms - how often each pcompactd samples its node's score, in
- * milliseconds.  Default 500 (upstream's HPAGE_FRAG_CHECK_INTERVAL_MSEC).
- */
-#define PCOMPACT_INTERVAL_MIN_MS	10
-#define PCOMPACT_INTERVAL_MAX_MS	60000
-unsigned int pcompact_interval_ms = 500;
-
-static int pcompact_param_set_interval(const char *val,
-				       const struct kernel_param *kp)
-{
-	unsigned int ms;
-
-	if (kstrtouint(val, 0, &ms)) {
-		pr_err("interval_ms: '%s' is not an unsigned integer\n", val);
-		return -EINVAL;
-	}
-	if (ms < PCOMPACT_INTERVAL_MIN_MS || ms > PCOMPACT_INTERVAL_MAX_MS) {
-		pr_err("interval_ms: %u is outside %u..%u\n", ms,
-		       PCOMPACT_INTERVAL_MIN_MS, PCOMPACT_INTERVAL_MAX_MS);
-		return -EINVAL;
-	}
-	WRITE_ONCE(pcompact_interval_ms, ms);
-	pcompact_wake_all();
-	return 0;
-}
-
-static const struct kernel_param_ops pcompact_param_interval_ops = {
-	.set = pcompact_param_set_interval,
-	.get = param_get_uint,
-};
-module_param_cb(interval_ms, &pcompact_param_interval_ops,
-		&pcompact_interval_ms, 0644);
-MODULE_PARM_DESC(interval_ms,
-		 "Score sampling period in ms, 10..60000 (default: 500)");
-
-/*
  * proactiveness - how hard to compact, 0..100, as vm.compaction_proactiveness.
- * Default 20.  The thresholds derive from it: low = 100 - proactiveness,
- * high = min(low + 10, 100).
+ * Default 20.  Derived thresholds: low = 100 - proactiveness,
+ * high = min(low + 10, 100).  0 never compacts (low = high = 100).
  */
 unsigned int pcompact_proactiveness = 20;
 
 static int pcompact_param_set_proactiveness(const char *val,
 					    const struct kernel_param *kp)
 {
-	unsigned int value;
+	int value, err;
 
-	if (kstrtouint(val, 0, &value)) {
-		pr_err("proactiveness: '%s' is not an unsigned integer\n", val);
-		return -EINVAL;
-	}
-	if (value > 100) {
-		pr_err("proactiveness: %u is outside 0..100\n", value);
-		return -EINVAL;
-	}
+	err = pcompact_param_parse("proactiveness", val, 0, 100, &value);
+	if (!err)
+		err = pcompact_param_check_wmarks("proactiveness", value,
+						  READ_ONCE(pcompact_wmark_low),
+						  READ_ONCE(pcompact_wmark_high));
+	if (err)
+		return err;
 	WRITE_ONCE(pcompact_proactiveness, value);
 	pcompact_wake_all();
 	return 0;
@@ -108,3 +118,238 @@ module_param_cb(proactiveness, &pcompact_param_proactiveness_ops,
 		&pcompact_proactiveness, 0644);
 MODULE_PARM_DESC(proactiveness,
 		 "How hard to compact, 0..100 like vm.compaction_proactiveness (default: 20)");
+
+/*
+ * wmark_low, wmark_high - explicit score thresholds, 0..100, or -1 (the
+ * default) to derive them from proactiveness.  A derived high follows an
+ * explicit low (low + 10, at most 100).  low must not exceed high.
+ */
+int pcompact_wmark_low = -1;
+int pcompact_wmark_high = -1;
+
+static int pcompact_param_set_wmark_low(const char *val,
+					const struct kernel_param *kp)
+{
+	int value, err;
+
+	err = pcompact_param_parse("wmark_low", val, -1, 100, &value);
+	if (!err)
+		err = pcompact_param_check_wmarks("wmark_low",
+						  READ_ONCE(pcompact_proactiveness),
+						  value, READ_ONCE(pcompact_wmark_high));
+	if (err)
+		return err;
+	WRITE_ONCE(pcompact_wmark_low, value);
+	pcompact_wake_all();
+	return 0;
+}
+
+static int pcompact_param_set_wmark_high(const char *val,
+					 const struct kernel_param *kp)
+{
+	int value, err;
+
+	err = pcompact_param_parse("wmark_high", val, -1, 100, &value);
+	if (!err)
+		err = pcompact_param_check_wmarks("wmark_high",
+						  READ_ONCE(pcompact_proactiveness),
+						  READ_ONCE(pcompact_wmark_low), value);
+	if (err)
+		return err;
+	WRITE_ONCE(pcompact_wmark_high, value);
+	pcompact_wake_all();
+	return 0;
+}
+
+static const struct kernel_param_ops pcompact_param_wmark_low_ops = {
+	.set = pcompact_param_set_wmark_low,
+	.get = param_get_int,
+};
+module_param_cb(wmark_low, &pcompact_param_wmark_low_ops, &pcompact_wmark_low, 0644);
+MODULE_PARM_DESC(wmark_low,
+		 "Score to compact down to, 0..100, -1 derives it from proactiveness (default: -1)");
+
+static const struct kernel_param_ops pcompact_param_wmark_high_ops = {
+	.set = pcompact_param_set_wmark_high,
+	.get = param_get_int,
+};
+module_param_cb(wmark_high, &pcompact_param_wmark_high_ops, &pcompact_wmark_high, 0644);
+MODULE_PARM_DESC(wmark_high,
+		 "Score above which compaction starts, 0..100, -1 derives it from wmark_low (default: -1)");
+
+/*
+ * Integer parameters with a plain range: each gets its own setter so the
+ * log names it.
+ */
+#define PCOMPACT_RANGE_PARAM(name, var, min, max)				\
+static int pcompact_param_set_##name(const char *val,			\
+				     const struct kernel_param *kp)	\
+{									\
+	int value, err;							\
+									\
+	err = pcompact_param_parse(#name, val, min, max, &value);	\
+	if (err)							\
+		return err;						\
+	WRITE_ONCE(*(unsigned int *)kp->arg, value);			\
+	pcompact_wake_all();						\
+	return 0;							\
+}									\
+static const struct kernel_param_ops pcompact_param_##name##_ops = {	\
+	.set = pcompact_param_set_##name,				\
+	.get = param_get_uint,						\
+};									\
+module_param_cb(name, &pcompact_param_##name##_ops, &(var), 0644)
+
+/* order - the allocation order the score is about, 1..max buddy order.  Default 9 (2 MB). */
+unsigned int pcompact_order = 9;
+PCOMPACT_RANGE_PARAM(order, pcompact_order, 1, PCOMPACT_MAX_BUDDY_ORDER);
+MODULE_PARM_DESC(order, "Allocation order the score measures, 1..10 (default: 9, a 2 MB page)");
+
+/* interval_ms - score sampling period in milliseconds, 10..60000.  Default 500 (as upstream). */
+unsigned int pcompact_interval_ms = 500;
+PCOMPACT_RANGE_PARAM(interval_ms, pcompact_interval_ms, 10, 60000);
+MODULE_PARM_DESC(interval_ms, "Score sampling period in ms, 10..60000 (default: 500)");
+
+/*
+ * max_defer_shift - after a round that did not lower the score, wait
+ * interval_ms << max_defer_shift before the next.  0..10, default 6
+ * (upstream's COMPACT_MAX_DEFER_SHIFT: 32 s at the default interval).
+ */
+unsigned int pcompact_max_defer_shift = 6;
+PCOMPACT_RANGE_PARAM(max_defer_shift, pcompact_max_defer_shift, 0, 10);
+MODULE_PARM_DESC(max_defer_shift,
+		 "Deferral after a fruitless round, as a power of two of intervals, 0..10 (default: 6)");
+
+/*
+ * quota_ms - compaction time allowed per node, in milliseconds per second:
+ * a round stops after quota_ms * interval_ms / 1000 ms.  0..1000, default 0
+ * (no limit: a round runs until the score reaches the low threshold).
+ */
+unsigned int pcompact_quota_ms;
+PCOMPACT_RANGE_PARAM(quota_ms, pcompact_quota_ms, 0, 1000);
+MODULE_PARM_DESC(quota_ms,
+		 "Compaction time per node in ms per second, 0..1000, 0 = no limit (default: 0)");
+
+/*
+ * engine - how blocks are emptied: "contig" (default; exported functions
+ * only, safe with IBT), "node-sysfs" (the kernel's full compaction of the
+ * node through /sys/devices/system/node/nodeN/compact), or "kallsyms"
+ * (refused: it would call unexported functions through pointers).
+ */
+int pcompact_engine = PCOMPACT_ENGINE_CONTIG;
+
+static int pcompact_param_set_engine(const char *val,
+				     const struct kernel_param *kp)
+{
+	int engine = sysfs_match_string(pcompact_engine_names, val);
+
+	if (engine < 0) {
+		pr_err("engine: unknown engine '%.*s' (contig, node-sysfs)\n",
+		       pcompact_param_len(val), val);
+		return -EINVAL;
+	}
+	if (pcompact_engine_check(engine))
+		return -EINVAL;
+	WRITE_ONCE(pcompact_engine, engine);
+	pcompact_wake_all();
+	return 0;
+}
+
+static int pcompact_param_get_engine(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%s\n", pcompact_engine_names[READ_ONCE(pcompact_engine)]);
+}
+
+static const struct kernel_param_ops pcompact_param_engine_ops = {
+	.set = pcompact_param_set_engine,
+	.get = pcompact_param_get_engine,
+};
+module_param_cb(engine, &pcompact_param_engine_ops, NULL, 0644);
+MODULE_PARM_DESC(engine, "Compaction engine: contig or node-sysfs (default: contig)");
+
+/*
+ * nodes - the nodes pcompact manages, as a node list ("0", "0-1,3") or
+ * "all" (the default).  Every listed node must exist; a listed node without
+ * memory gets a thread when memory comes online.
+ */
+nodemask_t pcompact_nodemask = NODE_MASK_ALL;
+
+static int pcompact_param_set_nodes(const char *val,
+				    const struct kernel_param *kp)
+{
+	int len = pcompact_param_len(val);
+	nodemask_t mask;
+	int nid;
+
+	if (sysfs_streq(val, "all")) {
+		mask = NODE_MASK_ALL;
+	} else {
+		if (!len || nodelist_parse(val, mask)) {
+			pr_err("nodes: '%.*s' is not a node list (e.g. 0-1,3) or 'all'\n",
+			       len, val);
+			return -EINVAL;
+		}
+		if (nodes_empty(mask)) {
+			pr_err("nodes: the list is empty\n");
+			return -EINVAL;
+		}
+		for_each_node_mask(nid, mask) {
+			if (!node_possible(nid)) {
+				pr_err("nodes: node %d does not exist\n", nid);
+				return -EINVAL;
+			}
+		}
+	}
+	pcompact_nodemask = mask;
+	if (pcompact_is_live())
+		pcompact_apply_nodes();
+	return 0;
+}
+
+static int pcompact_param_get_nodes(char *buf, const struct kernel_param *kp)
+{
+	if (nodes_full(pcompact_nodemask))
+		return sysfs_emit(buf, "all\n");
+	return sysfs_emit(buf, "%*pbl\n", nodemask_pr_args(&pcompact_nodemask));
+}
+
+static const struct kernel_param_ops pcompact_param_nodes_ops = {
+	.set = pcompact_param_set_nodes,
+	.get = pcompact_param_get_nodes,
+};
+module_param_cb(nodes, &pcompact_param_nodes_ops, NULL, 0644);
+MODULE_PARM_DESC(nodes, "Nodes to manage: a node list like 0-1,3, or all (default: all)");
+
+/*
+ * takeover - while loaded, set vm.compaction_proactiveness to 0 so the
+ * kernel's own proactive compaction does not fight pcompact; the old value
+ * comes back on unload or when this is set to N.  bool, default Y.
+ */
+bool pcompact_takeover = true;
+
+static int pcompact_param_set_takeover(const char *val,
+				       const struct kernel_param *kp)
+{
+	bool value;
+
+	if (kstrtobool(val, &value)) {
+		pr_err("takeover: '%.*s' is not a boolean\n", pcompact_param_len(val), val);
+		return -EINVAL;
+	}
+	if (pcompact_is_live() && value != READ_ONCE(pcompact_takeover)) {
+		if (value)
+			pcompact_takeover_start();
+		else
+			pcompact_takeover_stop();
+	}
+	WRITE_ONCE(pcompact_takeover, value);
+	return 0;
+}
+
+static const struct kernel_param_ops pcompact_param_takeover_ops = {
+	.set = pcompact_param_set_takeover,
+	.get = param_get_bool,
+};
+module_param_cb(takeover, &pcompact_param_takeover_ops, &pcompact_takeover, 0644);
+MODULE_PARM_DESC(takeover,
+		 "Set vm.compaction_proactiveness to 0 while loaded, restore it after (bool, default: Y)");

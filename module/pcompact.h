@@ -3,22 +3,177 @@
  * pcompact: shared declarations of the module's layers.
  *
  * Layers and their prefixes:
- *   pcompact_     core: module lifetime, per-node kthreads (core.c)
- *   pcompact_param_  module parameters (params.c)
+ *   pcompact_         core: module lifetime, per-node pcompactd threads (core.c)
+ *   pcompact_score_   fragmentation score of zones and nodes (score.c, score_calc.c)
+ *   pcompact_engine_  the compaction engines (engine.c)
+ *   pcompact_hooks_   observing the kernel's own compaction and reclaim (hooks.c)
+ *   pcompact_param_   module parameters (params.c)
+ *   pcompact_sysfs_   statistics under /sys/kernel/pcompact (sysfs.c)
+ *   pcompact_takeover_  vm.compaction_proactiveness while loaded (takeover.c)
  */
 #ifndef PCOMPACT_H
 #define PCOMPACT_H
 
-#include <linux/types.h>
+#include <linux/atomic.h>
+#include <linux/kobject.h>
+#include <linux/mmzone.h>
 #include <linux/nodemask.h>
+#include <linux/types.h>
+#include <linux/wait.h>
+
+#include "score_calc.h"
+
+/* What a node's pcompactd is doing, as shown in sysfs. */
+enum pcompact_state {
+	PCOMPACT_IDLE,
+	PCOMPACT_COMPACTING,
+	PCOMPACT_BACKOFF_KSWAPD,
+	PCOMPACT_BACKOFF_CONTENTION,
+	PCOMPACT_DEFERRED,
+	PCOMPACT_DISABLED,
+};
+
+/**
+ * struct pcompact_stats - per-node counters, only ever increasing.
+ * @rounds:		compaction rounds started (score above high).
+ * @blocks_freed:	pageblocks the engine emptied and gave back as free.
+ * @pages_migrated:	pages migrated while the engine worked (PGMIGRATE_SUCCESS).
+ * @failed_blocks:	blocks the engine tried and could not empty.
+ * @skipped_unmovable:	blocks not tried because they hold unmovable pages.
+ * @deferrals:		rounds that made no progress and deferred the next one.
+ * @backoffs_kswapd:	rounds not started or cut short because kswapd ran.
+ * @backoffs_contention: rounds cut short because the zone lock was contended.
+ * @compact_ns:		time spent in compaction rounds.
+ * @direct_stalls:	direct compaction stalls seen on this node (hooks).
+ * @direct_stall_ns:	time those stalls took (hooks).
+ * @kcompactd_wakes:	kcompactd wakeups seen on this node (hooks).
+ * @kswapd_wakes:	kswapd wakeups seen on this node (hooks).
+ */
+struct pcompact_stats {
+	atomic64_t rounds;
+	atomic64_t blocks_freed;
+	atomic64_t pages_migrated;
+	atomic64_t failed_blocks;
+	atomic64_t skipped_unmovable;
+	atomic64_t deferrals;
+	atomic64_t backoffs_kswapd;
+	atomic64_t backoffs_contention;
+	atomic64_t compact_ns;
+	atomic64_t direct_stalls;
+	atomic64_t direct_stall_ns;
+	atomic64_t kcompactd_wakes;
+	atomic64_t kswapd_wakes;
+};
+
+/**
+ * struct pcompact_node - one node's pcompactd and what it knows.
+ * @nid:		the NUMA node.
+ * @task:		the pcompactd<N> kthread, NULL while not running.
+ * @wait:		where the thread sleeps between samples.
+ * @kick:		set to end the current sleep early (parameter change).
+ * @state:		enum pcompact_state, for sysfs.
+ * @score:		the node score at the last sample, 0..100.
+ * @kswapd_seen:	consecutive samples that saw kswapd reclaiming.
+ * @deferred_until:	jiffies before which no round starts.
+ * @kobj:		/sys/kernel/pcompact/node<N>.
+ * @stats:		counters.
+ *
+ * The struct lives from module load to unload for every possible node, so
+ * hooks and sysfs can use it whether or not the thread runs.
+ */
+struct pcompact_node {
+	int nid;
+	struct task_struct *task;
+	wait_queue_head_t wait;
+	bool kick;
+	int state;
+	unsigned int score;
+	unsigned int kswapd_seen;
+	unsigned long deferred_until;
+	struct kobject *kobj;
+	struct pcompact_stats stats;
+};
 
 /* Runtime configuration, written only through the parameter handlers. */
 extern bool pcompact_enabled;
 extern unsigned int pcompact_interval_ms;
 extern unsigned int pcompact_proactiveness;
+extern int pcompact_wmark_low;
+extern int pcompact_wmark_high;
+extern unsigned int pcompact_order;
+extern unsigned int pcompact_max_defer_shift;
+extern unsigned int pcompact_quota_ms;
+extern int pcompact_engine;
+extern bool pcompact_takeover;
+extern nodemask_t pcompact_nodemask;
 
-int pcompact_start_node(int nid);
-void pcompact_stop_node(int nid);
+/* The engines a user can choose with engine=. */
+enum pcompact_engine_id {
+	PCOMPACT_ENGINE_CONTIG,
+	PCOMPACT_ENGINE_NODE_SYSFS,
+	PCOMPACT_ENGINE_KALLSYMS,
+	PCOMPACT_NR_ENGINES,
+};
+
+extern const char * const pcompact_engine_names[PCOMPACT_NR_ENGINES];
+
+/* core.c */
+struct pcompact_node *pcompact_node(int nid);
+bool pcompact_is_live(void);
 void pcompact_wake_all(void);
+int pcompact_apply_nodes(void);
+const char *pcompact_state_name(int state);
+
+/* score.c */
+unsigned int pcompact_score_zone(struct zone *zone, unsigned int order);
+unsigned int pcompact_score_node(int nid, unsigned int order);
+void pcompact_score_wmarks(struct pcompact_wmarks *wmarks);
+
+/* engine.c */
+
+/**
+ * struct pcompact_round - what one compaction round asks for and got.
+ * @nid:		the node.
+ * @order:		the order the score is computed for.
+ * @low:		stop when every zone's unweighted score is at or below this.
+ * @deadline_ns:	ktime_get_ns() value at which the work quota is spent,
+ *			or 0 for no limit.
+ * @blocks_freed:	out: blocks emptied.
+ * @pages_migrated:	out: pages migrated meanwhile.
+ * @failed_blocks:	out: blocks tried but not emptied.
+ * @skipped_unmovable:	out: blocks passed over for unmovable pages.
+ * @stop_reason:	out: why the round ended early (a PCOMPACT_* state), or
+ *			PCOMPACT_IDLE when it reached its target or ran out of work.
+ */
+struct pcompact_round {
+	int nid;
+	unsigned int order;
+	unsigned int low;
+	u64 deadline_ns;
+	unsigned long blocks_freed;
+	unsigned long pages_migrated;
+	unsigned long failed_blocks;
+	unsigned long skipped_unmovable;
+	int stop_reason;
+};
+
+int pcompact_engine_check(int engine);
+void pcompact_engine_run(struct pcompact_round *round);
+bool pcompact_kswapd_active(int nid);
+
+/* hooks.c */
+int pcompact_hooks_init(void);
+void pcompact_hooks_exit(void);
+ssize_t pcompact_hooks_show(char *buf);
+
+/* sysfs.c */
+int pcompact_sysfs_init(void);
+void pcompact_sysfs_exit(void);
+
+/* takeover.c */
+int pcompact_takeover_start(void);
+void pcompact_takeover_stop(void);
+void pcompact_takeover_check(void);
+void pcompact_takeover_state(bool *active, int *saved, unsigned long *conflicts);
 
 #endif /* PCOMPACT_H */

@@ -1,6 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
 # lib.sh: helpers for the guest tests (busybox sh); source it.
 
+# busybox sh prefers its own applets to anything on PATH, so without these
+# insmod would be busybox's.  The tests use kmod's tools, as users do.
+insmod() { /sbin/insmod "$@"; }
+rmmod() { /sbin/rmmod "$@"; }
+modprobe() { /sbin/modprobe "$@"; }
+depmod() { /sbin/depmod "$@"; }
+modinfo() { /sbin/modinfo "$@"; }
+lsmod() { /sbin/lsmod "$@"; }
+
 fail() { echo "FAIL: $*"; exit 1; }
 skip() { echo "SKIP: $*"; exit 4; }
 note() { echo "# $*"; }
@@ -30,7 +39,7 @@ vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
 # free_blocks_at_least ORDER: free blocks of ORDER or larger, in units of
 # ORDER-sized blocks, summed over every zone of every node (/proc/buddyinfo).
 free_blocks_at_least() {
-	awk -v o="$1" '{ for (i = 5 + o; i <= NF; i++) s += $i * 2 ^ (i - 5 - o) }
+	awk -v o="$1" '{ m = 1; for (i = 5 + o; i <= NF; i++) { s += $i * m; m *= 2 } }
 		END { printf "%d\n", s }' /proc/buddyinfo
 }
 
@@ -42,4 +51,36 @@ nodes_with_memory() {
 	for n in /sys/devices/system/node/node[0-9]*; do
 		awk '/MemTotal/ { if ($4 > 0) exit 0; exit 1 }' "$n/meminfo" && echo "${n##*node}"
 	done
+}
+
+PC_SYS=/sys/kernel/pcompact
+PC_PARAM=/sys/module/pcompact/parameters
+
+# node_stat NID FILE: one pcompact sysfs value of a node.
+node_stat() { cat "$PC_SYS/node$1/$2"; }
+
+# unusable_index NID ZONE ORDER: the kernel's unusable index (debugfs) of a
+# zone at an order, times 100 and truncated, as an integer.
+unusable_index() {
+	awk -v n="Node $1," -v z="$2" -v o="$3" '
+		index($0, n) == 1 && $4 == z { split($(5 + o), v, "."); print v[1] * 100 + int(substr(v[2], 1, 2)) }
+	' /sys/kernel/debug/extfrag/unusable_index
+}
+
+# start_frag ARGS...: run frag in the background until it is ready; sets
+# FRAG_PID and FRAG_OUT (its stdout).
+start_frag() {
+	FRAG_OUT=/tmp/frag.out
+	rm -f /tmp/frag.ready "$FRAG_OUT"
+	/pc/bin/frag --ready-file /tmp/frag.ready "$@" > "$FRAG_OUT" 2>&1 &
+	FRAG_PID=$!
+	wait_for "[ -e /tmp/frag.ready ] || ! kill -0 $FRAG_PID 2>/dev/null" 300 ||
+		fail "frag not ready within 300 s"
+	[ -e /tmp/frag.ready ] || { cat "$FRAG_OUT"; fail "frag exited early"; }
+}
+
+# stop_frag: SIGTERM frag and return its exit status.
+stop_frag() {
+	kill -TERM "$FRAG_PID"
+	wait "$FRAG_PID"
 }

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pcompact hooks: watches the kernel's own compaction and reclaim, per node.
+ *
+ * Hooks only observe; none changes what the kernel does.  Each is optional:
+ * one that cannot attach on some kernel is logged once, listed as failed in
+ * /sys/kernel/pcompact/hooks, and the module works without it.
+ *
+ *  - direct compaction stalls: a kretprobe on try_to_compact_pages(), or on
+ *    __alloc_pages_direct_compact() where the former cannot be probed,
+ *    counts the stalls and times them, charged to the stalling CPU's node;
+ *  - kcompactd and kswapd wakeups: the mm_compaction_kcompactd_wake and
+ *    mm_vmscan_kswapd_wake tracepoints, found by name because their
+ *    __tracepoint symbols are not exported.  Both have the same prototype
+ *    on every supported kernel.
+ */
+#define pr_fmt(fmt) "pcompact: " fmt
+
+#include <linux/kprobes.h>
+#include <linux/ktime.h>
+#include <linux/mmzone.h>
+#include <linux/sysfs.h>
+#include <linux/topology.h>
+#include <linux/tracepoint.h>
+
+#include "pcompact.h"
+
+static struct pcompact_node *pcompact_hooks_node(int nid)
+{
+	return nid >= 0 && nid < MAX_NUMNODES ? pcompact_node(nid) : NULL;
+}
+
+static int pcompact_stall_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	*(u64 *)ri->data = ktime_get_ns();
+	return 0;
+}
+
+static int pcompact_stall_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct pcompact_node *pn = pcompact_hooks_node(numa_node_id());
+
+	if (pn) {
+		atomic64_inc(&pn->stats.direct_stalls);
+		atomic64_add(ktime_get_ns() - *(u64 *)ri->data, &pn->stats.direct_stall_ns);
+	}
+	return 0;
+}
+
+static struct kretprobe pcompact_stall_probe;
+
+/* Functions to time, best first: the second may be inlined on some builds. */
+static const char * const pcompact_stall_symbols[] = {
+	"try_to_compact_pages",
+	"__alloc_pages_direct_compact",
+};
+
+static void pcompact_kcompactd_wake(void *data, int nid, int order, int highest_zoneidx)
+{
+	struct pcompact_node *pn = pcompact_hooks_node(nid);
+
+	if (pn)
+		atomic64_inc(&pn->stats.kcompactd_wakes);
+}
+
+static void pcompact_kswapd_wake(void *data, int nid, int zid, int order)
+{
+	struct pcompact_node *pn = pcompact_hooks_node(nid);
+
+	if (pn)
+		atomic64_inc(&pn->stats.kswapd_wakes);
+}
+
+/**
+ * struct pcompact_tracepoint_hook - a kernel tracepoint found by name.
+ * @name:	the tracepoint's name.
+ * @probe:	our probe function.
+ * @tp:		the tracepoint, once found.
+ * @err:	0 when attached, else why not.
+ */
+struct pcompact_tracepoint_hook {
+	const char *name;
+	void *probe;
+	struct tracepoint *tp;
+	int err;
+};
+
+static struct pcompact_tracepoint_hook pcompact_tracepoints[] = {
+	{ .name = "mm_compaction_kcompactd_wake", .probe = pcompact_kcompactd_wake },
+	{ .name = "mm_vmscan_kswapd_wake", .probe = pcompact_kswapd_wake },
+};
+
+static const char *pcompact_stall_symbol;
+static int pcompact_stall_err = -ENOENT;
+
+static void pcompact_find_tracepoint(struct tracepoint *tp, void *priv)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(pcompact_tracepoints); i++)
+		if (!strcmp(tp->name, pcompact_tracepoints[i].name))
+			pcompact_tracepoints[i].tp = tp;
+}
+
+static void pcompact_hooks_attach_stalls(void)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(pcompact_stall_symbols); i++) {
+		/* A failed registration may leave state behind: start afresh. */
+		memset(&pcompact_stall_probe, 0, sizeof(pcompact_stall_probe));
+		pcompact_stall_probe.entry_handler = pcompact_stall_entry;
+		pcompact_stall_probe.handler = pcompact_stall_return;
+		pcompact_stall_probe.data_size = sizeof(u64);
+		/* Compaction sleeps: allow for many stalls in flight. */
+		pcompact_stall_probe.maxactive = max(40U, 2 * num_possible_cpus());
+		pcompact_stall_probe.kp.symbol_name = pcompact_stall_symbols[i];
+		pcompact_stall_err = register_kretprobe(&pcompact_stall_probe);
+		if (!pcompact_stall_err) {
+			pcompact_stall_symbol = pcompact_stall_symbols[i];
+			return;
+		}
+		pr_info("hooks: cannot probe %s (%d)\n", pcompact_stall_symbols[i],
+			pcompact_stall_err);
+	}
+	pr_warn("hooks: direct compaction stalls will not be counted\n");
+}
+
+/**
+ * pcompact_hooks_init() - attach every hook that can attach.
+ *
+ * Return: 0; hooks that fail are logged and shown in sysfs.
+ */
+int pcompact_hooks_init(void)
+{
+	int i;
+
+	pcompact_hooks_attach_stalls();
+	for_each_kernel_tracepoint(pcompact_find_tracepoint, NULL);
+	for (i = 0; i < ARRAY_SIZE(pcompact_tracepoints); i++) {
+		struct pcompact_tracepoint_hook *hook = &pcompact_tracepoints[i];
+
+		hook->err = hook->tp ? tracepoint_probe_register(hook->tp, hook->probe, NULL)
+				     : -ENOENT;
+		if (hook->err)
+			pr_warn("hooks: cannot attach to tracepoint %s (%d)\n",
+				hook->name, hook->err);
+	}
+	return 0;
+}
+
+/**
+ * pcompact_hooks_exit() - detach every attached hook and wait until none of
+ * our probes can still be running.
+ */
+void pcompact_hooks_exit(void)
+{
+	int i;
+
+	if (!pcompact_stall_err) {
+		unregister_kretprobe(&pcompact_stall_probe);
+		pcompact_stall_err = -ENOENT;
+	}
+	for (i = 0; i < ARRAY_SIZE(pcompact_tracepoints); i++) {
+		struct pcompact_tracepoint_hook *hook = &pcompact_tracepoints[i];
+
+		if (!hook->err)
+			tracepoint_probe_unregister(hook->tp, hook->probe, NULL);
+		hook->err = -ENOENT;
+		hook->tp = NULL;
+	}
+	tracepoint_synchronize_unregister();
+}
+
+/**
+ * pcompact_hooks_show() - one line per hook: its name and "attached" or
+ * "failed <errno>".
+ * @buf:	the sysfs buffer.
+ *
+ * Return: bytes written.
+ */
+ssize_t pcompact_hooks_show(char *buf)
+{
+	ssize_t len = 0;
+	int i;
+
+	if (pcompact_stall_err)
+		len += sysfs_emit_at(buf, len, "kretprobe:try_to_compact_pages failed %d\n",
+				     pcompact_stall_err);
+	else
+		len += sysfs_emit_at(buf, len, "kretprobe:%s attached\n",
+				     pcompact_stall_symbol);
+	for (i = 0; i < ARRAY_SIZE(pcompact_tracepoints); i++) {
+		struct pcompact_tracepoint_hook *hook = &pcompact_tracepoints[i];
+
+		if (hook->err)
+			len += sysfs_emit_at(buf, len, "tracepoint:%s failed %d\n",
+					     hook->name, hook->err);
+		else
+			len += sysfs_emit_at(buf, len, "tracepoint:%s attached\n",
+					     hook->name);
+	}
+	return len;
+}

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pcompact score arithmetic: external fragmentation, zone weighting and the
+ * low/high thresholds, with no kernel state so userspace can test it.
+ */
+#ifdef __KERNEL__
+#include <linux/errno.h>
+#include <linux/math64.h>
+#else
+#include <errno.h>
+#define div64_u64(a, b) ((a) / (b))
+#endif
+
+#include "score_calc.h"
+
+/**
+ * pcompact_extfrag() - external fragmentation of a zone for an order.
+ * @nr_free:	free block counts per buddy order (zone->free_area[o].nr_free).
+ * @nr_orders:	number of entries in @nr_free.
+ * @order:	the order that matters (9: a 2 MB huge page on x86).
+ *
+ * The share of free pages that sit in blocks smaller than @order, in percent:
+ * (free - free in blocks of at least @order) / free * 100, and 0 when nothing
+ * is free.  The kernel's extfrag_for_order() and debugfs unusable_index
+ * compute the same figure (the latter in thousandths).
+ *
+ * Return: the score, 0..100.
+ */
+unsigned int pcompact_extfrag(const unsigned long *nr_free,
+			      unsigned int nr_orders, unsigned int order)
+{
+	u64 free_pages = 0, suitable_blocks = 0;
+	unsigned int o;
+
+	for (o = 0; o < nr_orders; o++) {
+		free_pages += (u64)nr_free[o] << o;
+		if (o >= order)
+			suitable_blocks += (u64)nr_free[o] << (o - order);
+	}
+	if (!free_pages)
+		return 0;
+	return (unsigned int)div64_u64((free_pages - (suitable_blocks << order)) * 100,
+				       free_pages);
+}
+
+/**
+ * pcompact_weighted_score() - a zone's share of its node's score.
+ * @zone_score:		the zone's unweighted score, 0..100.
+ * @zone_present:	pages present in the zone.
+ * @node_present:	pages present in the node.
+ *
+ * Weighting by size keeps small zones (DMA, DMA32 on a big node) from
+ * triggering compaction by themselves: their score tends to 0.  The +1
+ * matches upstream's fragmentation_score_zone_weighted().
+ *
+ * Return: the weighted score, 0..100.
+ */
+unsigned int pcompact_weighted_score(unsigned int zone_score,
+				     unsigned long zone_present,
+				     unsigned long node_present)
+{
+	return (unsigned int)div64_u64((u64)zone_present * zone_score,
+				       (u64)node_present + 1);
+}
+
+/**
+ * pcompact_wmarks_resolve() - the thresholds in force.
+ * @proactiveness:	0..100, as vm.compaction_proactiveness.
+ * @wmark_low:		explicit low threshold 0..100, or -1 to derive it.
+ * @wmark_high:		explicit high threshold 0..100, or -1 to derive it.
+ * @out:		the resolved thresholds.
+ *
+ * Derived as in seed 000: low = 100 - proactiveness, high = min(low + 10,
+ * 100), where low is the explicit one when given.  Unlike upstream 6.1/6.12,
+ * low is not floored at 5, so proactiveness 100 really asks for a score of 0.
+ *
+ * Return: 0, or -EINVAL when an explicit value is out of range or the
+ * result has low above high.
+ */
+int pcompact_wmarks_resolve(unsigned int proactiveness, int wmark_low,
+			    int wmark_high, struct pcompact_wmarks *out)
+{
+	unsigned int low, high;
+
+	if (proactiveness > 100 || wmark_low < -1 || wmark_low > 100 ||
+	    wmark_high < -1 || wmark_high > 100)
+		return -EINVAL;
+	low = wmark_low >= 0 ? (unsigned int)wmark_low : 100 - proactiveness;
+	if (wmark_high >= 0)
+		high = (unsigned int)wmark_high;
+	else
+		high = low + 10 < 100 ? low + 10 : 100;
+	if (low > high)
+		return -EINVAL;
+	out->low = low;
+	out->high = high;
+	return 0;
+}

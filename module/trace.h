@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pcompact tracepoints: the score samples and compaction rounds, for
+ * tracefs (events/pcompact/), perf and trace-cmd.
+ */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM pcompact
+
+#if !defined(PCOMPACT_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
+#define PCOMPACT_TRACE_H
+
+#include <linux/tracepoint.h>
+
+DECLARE_EVENT_CLASS(pcompact_score_class,
+		    TP_PROTO(int nid, unsigned int score, unsigned int low,
+			     unsigned int high),
+		    TP_ARGS(nid, score, low, high),
+		    TP_STRUCT__entry(__field(int, nid)
+				     __field(unsigned int, score)
+				     __field(unsigned int, low)
+				     __field(unsigned int, high)),
+		    TP_fast_assign(__entry->nid = nid;
+				   __entry->score = score;
+				   __entry->low = low;
+				   __entry->high = high;),
+		    TP_printk("nid=%d score=%u low=%u high=%u", __entry->nid,
+			      __entry->score, __entry->low, __entry->high)
+);
+
+/* Every score sample, every interval_ms per node. */
+DEFINE_EVENT(pcompact_score_class, pcompact_score,
+	     TP_PROTO(int nid, unsigned int score, unsigned int low,
+		      unsigned int high),
+	     TP_ARGS(nid, score, low, high)
+);
+
+/* A compaction round starts: the score is above the high threshold. */
+DEFINE_EVENT(pcompact_score_class, pcompact_round_begin,
+	     TP_PROTO(int nid, unsigned int score, unsigned int low,
+		      unsigned int high),
+	     TP_ARGS(nid, score, low, high)
+);
+
+/* A compaction round ends, with what it did. */
+TRACE_EVENT(pcompact_round_end,
+	    TP_PROTO(int nid, unsigned int score_before, unsigned int score_after,
+		     unsigned long blocks_freed, unsigned long pages_migrated,
+		     u64 elapsed_ns),
+	    TP_ARGS(nid, score_before, score_after, blocks_freed, pages_migrated,
+		    elapsed_ns),
+	    TP_STRUCT__entry(__field(int, nid)
+			     __field(unsigned int, score_before)
+			     __field(unsigned int, score_after)
+			     __field(unsigned long, blocks_freed)
+			     __field(unsigned long, pages_migrated)
+			     __field(u64, elapsed_ns)),
+	    TP_fast_assign(__entry->nid = nid;
+			   __entry->score_before = score_before;
+			   __entry->score_after = score_after;
+			   __entry->blocks_freed = blocks_freed;
+			   __entry->pages_migrated = pages_migrated;
+			   __entry->elapsed_ns = elapsed_ns;),
+	    TP_printk("nid=%d score_before=%u score_after=%u blocks_freed=%lu pages_migrated=%lu elapsed_ns=%llu",
+		      __entry->nid, __entry->score_before, __entry->score_after,
+		      __entry->blocks_freed, __entry->pages_migrated,
+		      __entry->elapsed_ns)
+);
+
+#endif /* PCOMPACT_TRACE_H */
+
+/* This part must be outside the include guard. */
+#undef TRACE_INCLUDE_PATH
+#define TRACE_INCLUDE_PATH .
+#undef TRACE_INCLUDE_FILE
+#define TRACE_INCLUDE_FILE trace
+#include <trace/define_trace.h>

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0
+// UNIT-SOURCES: module/score_calc.c
+/*
+ * Unit tests of pcompact's score arithmetic (module/score_calc.c).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "ktap.h"
+#include "module/score_calc.h"
+
+#define NR_ORDERS 11
+
+static void test_extfrag(void)
+{
+	unsigned long nr_free[NR_ORDERS];
+
+	memset(nr_free, 0, sizeof(nr_free));
+	ksft_test_result(pcompact_extfrag(nr_free, NR_ORDERS, 9) == 0,
+			 "extfrag is 0 when nothing is free");
+
+	/* 512 free order-0 pages, nothing larger: all unusable for order 9. */
+	nr_free[0] = 512;
+	ksft_test_result(pcompact_extfrag(nr_free, NR_ORDERS, 9) == 100,
+			 "extfrag is 100 with only order-0 pages free");
+
+	/* One order-9 block and 512 order-0 pages: half unusable. */
+	nr_free[9] = 1;
+	ksft_test_result(pcompact_extfrag(nr_free, NR_ORDERS, 9) == 50,
+			 "extfrag is 50 with half the free memory in an order-9 block");
+
+	/* An order-10 block counts as two order-9 blocks: 1024 of 1536 usable. */
+	nr_free[9] = 0;
+	nr_free[10] = 1;
+	ksft_test_result(pcompact_extfrag(nr_free, NR_ORDERS, 9) == 33,
+			 "extfrag counts order-10 blocks as usable, truncating 33.3 to 33");
+
+	memset(nr_free, 0, sizeof(nr_free));
+	nr_free[10] = 7;
+	ksft_test_result(pcompact_extfrag(nr_free, NR_ORDERS, 9) == 0,
+			 "extfrag is 0 when every free page is in a large block");
+
+	/* Mixed orders below the target all count as unusable. */
+	memset(nr_free, 0, sizeof(nr_free));
+	nr_free[1] = 10;	/* 20 pages */
+	nr_free[3] = 10;	/* 80 pages */
+	nr_free[4] = 25;	/* 400 pages */
+	ksft_test_result(pcompact_extfrag(nr_free, NR_ORDERS, 4) == 20,
+			 "extfrag at order 4: 100 of 500 pages unusable is 20");
+
+	/* Counts as large as a multi-terabyte zone do not overflow. */
+	memset(nr_free, 0, sizeof(nr_free));
+	nr_free[0] = 1UL << 32;
+	nr_free[10] = 1UL << 24;
+	/* 2^32 order-0 pages against 2^34 pages in order-10 blocks: 20%. */
+	ksft_test_result(pcompact_extfrag(nr_free, NR_ORDERS, 9) == 20,
+			 "extfrag without overflow on 16 TiB-class counts");
+}
+
+static void test_weighted(void)
+{
+	ksft_test_result(pcompact_weighted_score(100, 4000, 1000000) == 0,
+			 "a tiny zone's score weighs nothing");
+	ksft_test_result(pcompact_weighted_score(90, 999999, 1000000) == 89,
+			 "the big zone's score carries the node (upstream's +1 rounding)");
+	ksft_test_result(pcompact_weighted_score(80, 262144, 262144) == 79,
+			 "a one-zone node scores its zone, minus upstream's +1");
+	ksft_test_result(pcompact_weighted_score(100, 1UL << 40, 1UL << 40) == 99,
+			 "weighting without overflow on huge zones");
+}
+
+static void test_wmarks(void)
+{
+	struct pcompact_wmarks w = { 0, 0 };
+
+	ksft_test_result(!pcompact_wmarks_resolve(20, -1, -1, &w) &&
+			 w.low == 80 && w.high == 90,
+			 "proactiveness 20 gives low 80, high 90");
+	ksft_test_result(!pcompact_wmarks_resolve(95, -1, -1, &w) &&
+			 w.low == 5 && w.high == 15,
+			 "proactiveness 95 gives low 5, high 15");
+	ksft_test_result(!pcompact_wmarks_resolve(100, -1, -1, &w) &&
+			 w.low == 0 && w.high == 10,
+			 "proactiveness 100 gives low 0 (no floor of 5, unlike upstream)");
+	ksft_test_result(!pcompact_wmarks_resolve(0, -1, -1, &w) &&
+			 w.low == 100 && w.high == 100,
+			 "proactiveness 0 gives low = high = 100: never triggers");
+	ksft_test_result(!pcompact_wmarks_resolve(5, -1, -1, &w) &&
+			 w.low == 95 && w.high == 100,
+			 "high is capped at 100");
+	ksft_test_result(!pcompact_wmarks_resolve(20, 50, -1, &w) &&
+			 w.low == 50 && w.high == 60,
+			 "explicit wmark_low moves the derived high with it");
+	ksft_test_result(!pcompact_wmarks_resolve(20, 95, -1, &w) &&
+			 w.low == 95 && w.high == 100,
+			 "explicit wmark_low 95 gives high 100");
+	ksft_test_result(!pcompact_wmarks_resolve(20, 40, 60, &w) &&
+			 w.low == 40 && w.high == 60,
+			 "explicit wmark_low and wmark_high override both");
+	ksft_test_result(pcompact_wmarks_resolve(20, -1, 70, &w) == -EINVAL,
+			 "wmark_high below the derived low is refused");
+	ksft_test_result(pcompact_wmarks_resolve(20, 60, 40, &w) == -EINVAL,
+			 "wmark_low above wmark_high is refused");
+	ksft_test_result(pcompact_wmarks_resolve(101, -1, -1, &w) == -EINVAL,
+			 "proactiveness 101 is refused");
+	ksft_test_result(pcompact_wmarks_resolve(20, -2, -1, &w) == -EINVAL &&
+			 pcompact_wmarks_resolve(20, -1, 101, &w) == -EINVAL,
+			 "thresholds outside -1..100 are refused");
+}
+
+int main(void)
+{
+	ksft_print_header();
+	ksft_set_plan(23);
+	test_extfrag();
+	test_weighted();
+	test_wmarks();
+	return ksft_finished();
+}
