@@ -65,7 +65,8 @@ check_latencies() {
 		$1 == "mean_us" { mean = $2 + 0 }
 		END {
 			if (n != 15) { print n " latency keys, expected 15"; bad = 1 }
-			if (min <= 0 || max > 10000000) { print "min/max out of range"; bad = 1 }
+			# No upper bound: latency is for the benchmark, not a test.
+			if (min <= 0) { print "min not positive"; bad = 1 }
 			if (mean < min || mean > max) { print "mean outside [min, max]"; bad = 1 }
 			exit bad
 		}' "$SUMMARY" || fail "latency statistics are not sane"

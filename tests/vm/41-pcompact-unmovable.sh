@@ -1,0 +1,51 @@
+# SPDX-License-Identifier: GPL-2.0
+# Unmovable fragmentation (khugehog pin mode: 128 pinned kernel pages in
+# every 2 MB): pcompact finds nothing it can move, defers, and its threads
+# use next to no CPU over 30 s (seed 000's back-off result).
+TIMEOUT=300
+. /pc/tests/vm/lib.sh
+
+insmod /pc/khugehog/khugehog.ko pin=1 || fail "khugehog pin"
+grep pinned_blocks /proc/khugehog/summary
+insmod /pc/module/pcompact.ko proactiveness=40 || fail "insmod pcompact"
+nodes=""
+for nid in $(nodes_with_memory); do
+	[ "$(node_stat $nid score)" -gt 70 ] && nodes="$nodes $nid"
+done
+[ -n "$nodes" ] || fail "pin mode left no node above the high threshold (70)"
+for nid in $nodes; do
+	wait_for "[ \$(node_stat $nid deferrals) -ge 1 ]" 60 || fail "node $nid never deferred"
+done
+
+# CPU time of the pcompactd threads over a 30 s measurement window.
+cpu_ticks() {
+	t=0
+	for pid in $(ps -o pid,comm | awk '$2 ~ /^pcompactd/ { print $1 }'); do
+		t=$((t + $(awk '{ print $14 + $15 }' /proc/$pid/stat)))
+	done
+	echo $t
+}
+rounds_at() { for nid in $nodes; do printf '%s ' "$(node_stat $nid rounds)"; done; }
+r0=$(rounds_at)
+t0=$(cpu_ticks)
+sleep 30	# the measurement window itself, not a wait for an event
+t1=$(cpu_ticks)
+r1=$(rounds_at)
+for nid in $nodes; do
+	note "node $nid: score $(node_stat $nid score) state $(node_stat $nid state) rounds $(node_stat $nid rounds) deferrals $(node_stat $nid deferrals) blocks_freed $(node_stat $nid blocks_freed) skipped_unmovable $(node_stat $nid skipped_unmovable) failed $(node_stat $nid failed_blocks)"
+	[ "$(node_stat $nid skipped_unmovable)" -gt 100 ] ||
+		fail "node $nid passed over few pinned blocks"
+	[ "$(node_stat $nid score)" -gt 70 ] || fail "node $nid: pinned memory was compacted?"
+done
+note "rounds per node before/after the window: $r0/ $r1"
+set -- $r0
+for r in $r1; do
+	[ $((r - $1)) -le 1 ] || fail "more than one round in 30 s while deferred ($1 -> $r)"
+	shift
+done
+note "pcompactd CPU over 30 s: $((t1 - t0)) ticks ($(getconf CLK_TCK 2>/dev/null || echo 100)/s)"
+# Near zero: under 1% of one CPU (30 ticks at 100 Hz).
+[ $((t1 - t0)) -lt 30 ] || fail "pcompactd used $((t1 - t0)) ticks in 30 s"
+rmmod pcompact || fail "rmmod pcompact"
+rmmod khugehog || fail "rmmod khugehog"
+check_dmesg_clean
