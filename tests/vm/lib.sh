@@ -84,3 +84,20 @@ stop_frag() {
 	kill -TERM "$FRAG_PID"
 	wait "$FRAG_PID"
 }
+
+# zram_swap SIZE: swap on a zram device, so anonymous memory can be
+# reclaimed and kswapd has real work (the initramfs has nothing else).
+zram_swap() {
+	grep -q zram0 /proc/swaps && return 0
+	modprobe zram num_devices=1 || fail "modprobe zram"
+	echo "$1" > /sys/block/zram0/disksize || fail "zram disksize"
+	mkswap /dev/zram0 >/dev/null || fail "mkswap"
+	swapon /dev/zram0 || fail "swapon"
+}
+
+zram_swap_off() {
+	swapoff /dev/zram0 2>/dev/null
+	echo 1 > /sys/block/zram0/reset 2>/dev/null
+	rmmod zram 2>/dev/null
+	return 0
+}
