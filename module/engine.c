@@ -3,13 +3,21 @@
  * pcompact engine: empties the cheapest pageblocks of a node with exported
  * kernel functions only, so it is safe on kernels built with IBT.
  *
- * The default engine ("contig") moves the in-use pages out of a chosen block
- * with alloc_contig_range() and gives the block back to the buddy allocator
- * as one free high-order page.  It works on whole 4 MB units (two
+ * The default engine ("contig") moves the in-use pages out of a chosen range
+ * with alloc_contig_range() and gives the range back to the buddy allocator
+ * as free high-order pages.  It works on runs of whole 4 MB pairs (two
  * pageblocks, order 10) where it can: a free of that order never sits on a
  * per-CPU list, so it reaches the free lists, and the score, at once.  A 2 MB
  * block freed at order 9 may park on the freeing CPU's per-CPU list until
  * the next drain (each alloc_contig_range() call drains them).
+ *
+ * Emptying a run of adjacent pairs in one call matters twice.  The whole run
+ * is isolated while its pages move, so the migration targets cannot land in
+ * it and no page moves twice within the run (one block at a time, a page
+ * moved out of block A often lands in a hole of block B, the next to go, and
+ * moves again).  And the fixed cost of a call (draining every CPU's lists,
+ * an expedited RCU grace period) is paid once per run instead of per block.
+ * A run is cut to what the target and the free-memory headroom allow.
  *
  * It picks blocks by cost: the number of in-use pages that must move, read
  * from struct page without locks.  A block holding anything it cannot move
@@ -49,12 +57,19 @@ enum pcompact_block_kind {
 	PCOMPACT_BLOCK_UNMOVABLE,	/* holds a page the engine must not try */
 };
 
-/* A unit of work: one or two pageblocks emptied and freed together. */
+/*
+ * A unit of work: a run of @nr_blocks pageblocks emptied in one call.  Runs
+ * of pairs start on a pair boundary and are freed as order-10 pages; a
+ * single block (whose pair partner cannot be moved) is freed at order 9.
+ */
 struct pcompact_unit {
 	unsigned long pfn;
-	unsigned int order;
+	unsigned int nr_blocks;
 	unsigned int cost;
 };
+
+/* The longest run emptied in one call: 16 pairs, 64 MB on x86. */
+#define PCOMPACT_RUN_MAX_PAIRS		16
 
 /*
  * Headroom the engine keeps above the zone's high watermark, in pages, on top
@@ -65,6 +80,9 @@ struct pcompact_unit {
 
 /* The largest unit: two pageblocks, 4 MB on x86, below the buddy maximum. */
 #define PCOMPACT_UNIT_MAX_ORDER		(pageblock_order + 1)
+
+/* Pages one pair of pageblocks spans. */
+#define PCOMPACT_PAIR_PAGES		(pageblock_nr_pages << 1)
 
 static unsigned long pcompact_migrated_events(void)
 {
@@ -133,10 +151,9 @@ static int pcompact_scan_block(struct zone *zone, unsigned long pfn,
 static int pcompact_unit_cmp(const void *a, const void *b)
 {
 	const struct pcompact_unit *ua = a, *ub = b;
-
-	/* Cheapest per freed page first: compare cost per pageblock. */
-	u64 ca = (u64)ua->cost << (PCOMPACT_UNIT_MAX_ORDER - ua->order);
-	u64 cb = (u64)ub->cost << (PCOMPACT_UNIT_MAX_ORDER - ub->order);
+	/* Cheapest per block first: cost_a / blocks_a < cost_b / blocks_b. */
+	u64 ca = (u64)ua->cost * ub->nr_blocks;
+	u64 cb = (u64)ub->cost * ua->nr_blocks;
 
 	if (ca != cb)
 		return ca < cb ? -1 : 1;
@@ -144,48 +161,73 @@ static int pcompact_unit_cmp(const void *a, const void *b)
 }
 
 /*
- * Collect the units worth emptying in @zone, cheapest first.  Returns how
- * many were found; *units is a kvmalloc'ed array the caller frees.
+ * Scan the pair at @pfn.  Returns true when both blocks can be moved (and
+ * not both are free already), with their in-use pages in *cost; otherwise
+ * adds the single movable blocks of the pair, if any, to @list.
+ */
+static bool pcompact_scan_pair(struct zone *zone, unsigned long pfn,
+			       unsigned int *cost, struct pcompact_unit *list,
+			       unsigned long *n, struct pcompact_round *round)
+{
+	unsigned int used[2];
+	int kind[2], i;
+
+	for (i = 0; i < 2; i++)
+		kind[i] = pcompact_scan_block(zone, pfn + i * pageblock_nr_pages, &used[i]);
+	if (kind[0] != PCOMPACT_BLOCK_UNMOVABLE && kind[1] != PCOMPACT_BLOCK_UNMOVABLE) {
+		*cost = used[0] + used[1];
+		return kind[0] != PCOMPACT_BLOCK_FREE || kind[1] != PCOMPACT_BLOCK_FREE;
+	}
+	for (i = 0; i < 2; i++) {
+		if (kind[i] == PCOMPACT_BLOCK_UNMOVABLE)
+			round->skipped_unmovable++;
+		else if (kind[i] == PCOMPACT_BLOCK_MOVABLE)
+			list[(*n)++] = (struct pcompact_unit){
+				pfn + i * pageblock_nr_pages, 1, used[i] };
+	}
+	return false;
+}
+
+/*
+ * Collect the units worth emptying in @zone, cheapest per block first: runs
+ * of adjacent movable pairs, at most PCOMPACT_RUN_MAX_PAIRS long, and single
+ * movable blocks.  Returns how many; *units is a kvmalloc'ed array the
+ * caller frees.
  */
 static unsigned long pcompact_collect_units(struct zone *zone,
 					    struct pcompact_unit **units,
 					    struct pcompact_round *round)
 {
-	unsigned long pair_pages = pageblock_nr_pages << 1;
-	unsigned long start = ALIGN(zone->zone_start_pfn, pair_pages);
+	unsigned long start = ALIGN(zone->zone_start_pfn, PCOMPACT_PAIR_PAGES);
 	unsigned long end = zone_end_pfn(zone);
 	unsigned long max_units = (end - start) / pageblock_nr_pages + 1;
-	struct pcompact_unit *list;
+	struct pcompact_unit *list, run = { 0, 0, 0 };
 	unsigned long n = 0, pfn;
 
 	list = kvmalloc_array(max_units, sizeof(*list), GFP_KERNEL);
 	if (!list)
 		return 0;
-	for (pfn = start; pfn + pair_pages <= end; pfn += pair_pages) {
-		unsigned int used[2];
-		int kind[2], i;
+	for (pfn = start; pfn + PCOMPACT_PAIR_PAGES <= end; pfn += PCOMPACT_PAIR_PAGES) {
+		unsigned int cost;
 
-		for (i = 0; i < 2; i++)
-			kind[i] = pcompact_scan_block(zone, pfn + i * pageblock_nr_pages,
-						      &used[i]);
-		if (kind[0] != PCOMPACT_BLOCK_UNMOVABLE &&
-		    kind[1] != PCOMPACT_BLOCK_UNMOVABLE) {
-			if (kind[0] == PCOMPACT_BLOCK_FREE && kind[1] == PCOMPACT_BLOCK_FREE)
-				continue;
-			list[n++] = (struct pcompact_unit){ pfn, pageblock_order + 1,
-							    used[0] + used[1] };
-		} else {
-			for (i = 0; i < 2; i++) {
-				if (kind[i] == PCOMPACT_BLOCK_UNMOVABLE)
-					round->skipped_unmovable++;
-				else if (kind[i] == PCOMPACT_BLOCK_MOVABLE)
-					list[n++] = (struct pcompact_unit){
-						pfn + i * pageblock_nr_pages,
-						pageblock_order, used[i] };
-			}
+		if (!pcompact_scan_pair(zone, pfn, &cost, list, &n, round)) {
+			if (run.nr_blocks)
+				list[n++] = run;
+			run.nr_blocks = 0;
+			continue;
 		}
+		if (run.nr_blocks == 2 * PCOMPACT_RUN_MAX_PAIRS) {
+			list[n++] = run;
+			run.nr_blocks = 0;
+		}
+		if (!run.nr_blocks)
+			run = (struct pcompact_unit){ pfn, 0, 0 };
+		run.nr_blocks += 2;
+		run.cost += cost;
 		cond_resched();
 	}
+	if (run.nr_blocks)
+		list[n++] = run;
 	sort(list, n, sizeof(*list), pcompact_unit_cmp, NULL);
 	*units = list;
 	return n;
@@ -207,11 +249,65 @@ static void pcompact_free_unit(unsigned long pfn, unsigned int order)
 	__free_pages(head, order);
 }
 
-static bool pcompact_has_headroom(struct zone *zone, unsigned int order)
+/*
+ * How many blocks a call may take from @zone now.  While a range is being
+ * emptied its free pages are isolated and its in-use pages take free pages
+ * elsewhere, so free memory dips by the size of the range; it must stay
+ * PCOMPACT_HEADROOM_PAGES above the high watermark.
+ */
+static unsigned long pcompact_headroom_blocks(struct zone *zone)
 {
 	unsigned long free = zone_page_state(zone, NR_FREE_PAGES);
+	unsigned long floor = high_wmark_pages(zone) + PCOMPACT_HEADROOM_PAGES;
 
-	return free > high_wmark_pages(zone) + PCOMPACT_HEADROOM_PAGES + (1UL << order);
+	return free > floor ? (free - floor) / pageblock_nr_pages : 0;
+}
+
+/* Pageblocks @zone must gain to reach the round's target score. */
+static unsigned long pcompact_zone_blocks_to_target(struct zone *zone,
+						    struct pcompact_round *round)
+{
+	unsigned long nr_free[PCOMPACT_NR_ORDERS];
+	unsigned long blocks;
+	unsigned int o;
+
+	for (o = 0; o < PCOMPACT_NR_ORDERS; o++)
+		/* Unlocked, as the score. */
+		nr_free[o] = data_race(READ_ONCE(zone->free_area[o].nr_free));
+	blocks = pcompact_blocks_to_target(nr_free, PCOMPACT_NR_ORDERS, round->order,
+					   round->low);
+	return DIV_ROUND_UP(blocks << round->order, pageblock_nr_pages);
+}
+
+/*
+ * Empty @nr_blocks blocks at @pfn in one call and free them.  Returns 0, or
+ * the error of alloc_contig_range(); -EAGAIN when a block turned unmovable
+ * since the plan was made.
+ */
+static int pcompact_empty_range(struct zone *zone, unsigned long pfn,
+				unsigned int nr_blocks, struct pcompact_round *round)
+{
+	unsigned int order = nr_blocks == 1 ? pageblock_order : pageblock_order + 1;
+	unsigned long nr_pages = (unsigned long)nr_blocks * pageblock_nr_pages;
+	unsigned int in_use = 0, used, i;
+	unsigned long chunk;
+	int err;
+
+	/* What moves is what is in use now, targets of earlier calls included. */
+	for (i = 0; i < nr_blocks; i++) {
+		if (pcompact_scan_block(zone, pfn + i * pageblock_nr_pages, &used) ==
+		    PCOMPACT_BLOCK_UNMOVABLE)
+			return -EAGAIN;
+		in_use += used;
+	}
+	err = alloc_contig_range(pfn, pfn + nr_pages, MIGRATE_MOVABLE, PCOMPACT_CONTIG_GFP);
+	if (err)
+		return err;
+	for (chunk = pfn; chunk < pfn + nr_pages; chunk += 1UL << order)
+		pcompact_free_unit(chunk, order);
+	round->blocks_freed += nr_blocks;
+	round->pages_migrated += in_use;
+	return 0;
 }
 
 /*
@@ -252,28 +348,37 @@ static void pcompact_engine_contig_zone(struct pcompact_round *round,
 	n = pcompact_collect_units(zone, &units, round);
 	for (i = 0; i < n; i++) {
 		struct pcompact_unit *unit = &units[i];
-		unsigned long end = unit->pfn + (1UL << unit->order);
-		unsigned long migrated;
+		unsigned long needed, room;
+		unsigned int nr_blocks, pair;
 		int stop, err;
 
-		if (pcompact_score_zone(zone, round->order) <= round->low)
+		needed = pcompact_zone_blocks_to_target(zone, round);
+		if (!needed)
 			break;
 		stop = pcompact_should_stop(round, zone, &kswapd_since);
 		if (stop != PCOMPACT_COMPACTING) {
 			round->stop_reason = stop;
 			break;
 		}
-		if (!pcompact_has_headroom(zone, unit->order))
+		room = pcompact_headroom_blocks(zone);
+		if (room < unit->nr_blocks && (unit->nr_blocks == 1 || room < 2))
 			break;
-		migrated = pcompact_migrated_events();
-		err = alloc_contig_range(unit->pfn, end, MIGRATE_MOVABLE,
-					 PCOMPACT_CONTIG_GFP);
-		round->pages_migrated += pcompact_migrated_events() - migrated;
-		if (err) {
-			round->failed_blocks += 1U << (unit->order - pageblock_order);
-		} else {
-			pcompact_free_unit(unit->pfn, unit->order);
-			round->blocks_freed += 1U << (unit->order - pageblock_order);
+		/* Cut a run of pairs to the blocks still needed and the room. */
+		nr_blocks = min3((unsigned long)unit->nr_blocks, ALIGN(needed, 2), room & ~1UL);
+		if (unit->nr_blocks == 1)
+			nr_blocks = 1;
+		err = pcompact_empty_range(zone, unit->pfn, nr_blocks, round);
+		if (err && nr_blocks > 2) {
+			/* One page spoilt the run: salvage it pair by pair. */
+			for (pair = 0; pair < nr_blocks; pair += 2) {
+				unsigned long pfn = unit->pfn + pair * pageblock_nr_pages;
+
+				if (pcompact_empty_range(zone, pfn, 2, round))
+					round->failed_blocks += 2;
+				cond_resched();
+			}
+		} else if (err) {
+			round->failed_blocks += nr_blocks;
 		}
 		try_to_freeze();
 		cond_resched();

@@ -44,6 +44,44 @@ unsigned int pcompact_extfrag(const unsigned long *nr_free,
 }
 
 /**
+ * pcompact_blocks_to_target() - how many blocks of @order a zone must gain
+ * to bring its score down to @low.
+ * @nr_free:	free block counts per buddy order.
+ * @nr_orders:	number of entries in @nr_free.
+ * @order:	the order that matters.
+ * @low:	the target score, 0..100.
+ *
+ * Emptying a block turns pages in use into free pages of a large block, but
+ * the pages it held move into small free holes elsewhere: the total free
+ * count stays the same, and each block moves 2^@order pages from "unusable"
+ * to "usable".  So the deficit is the usable share the target asks for
+ * minus what is usable now, in blocks, rounded up.
+ *
+ * Return: the number of blocks, 0 when the zone is already at or below @low.
+ */
+unsigned long pcompact_blocks_to_target(const unsigned long *nr_free,
+					unsigned int nr_orders, unsigned int order,
+					unsigned int low)
+{
+	u64 free_pages = 0, usable = 0, wanted;
+	unsigned int o;
+
+	for (o = 0; o < nr_orders; o++) {
+		free_pages += (u64)nr_free[o] << o;
+		if (o >= order)
+			usable += (u64)nr_free[o] << o;
+	}
+	if (low > 100)
+		low = 100;
+	/* extfrag <= low  <=>  usable >= free * (100 - low) / 100 */
+	wanted = free_pages * (100 - low);
+	if (usable * 100 >= wanted)
+		return 0;
+	return (unsigned long)div64_u64(wanted - usable * 100 + (100ULL << order) - 1,
+					100ULL << order);
+}
+
+/**
  * pcompact_weighted_score() - a zone's share of its node's score.
  * @zone_score:		the zone's unweighted score, 0..100.
  * @zone_present:	pages present in the zone.

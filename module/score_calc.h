@@ -24,6 +24,9 @@ unsigned int pcompact_extfrag(const unsigned long *nr_free,
 unsigned int pcompact_weighted_score(unsigned int zone_score,
 				     unsigned long zone_present,
 				     unsigned long node_present);
+unsigned long pcompact_blocks_to_target(const unsigned long *nr_free,
+					unsigned int nr_orders, unsigned int order,
+					unsigned int low);
 int pcompact_wmarks_resolve(unsigned int proactiveness, int wmark_low,
 			    int wmark_high, struct pcompact_wmarks *out);
 

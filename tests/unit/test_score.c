@@ -69,6 +69,31 @@ static void test_weighted(void)
 			 "weighting without overflow on huge zones");
 }
 
+static void test_blocks_to_target(void)
+{
+	unsigned long nr_free[NR_ORDERS];
+
+	memset(nr_free, 0, sizeof(nr_free));
+	nr_free[0] = 10240;	/* 20 blocks' worth, all in holes: score 100 */
+	ksft_test_result(pcompact_blocks_to_target(nr_free, NR_ORDERS, 9, 80) == 4,
+			 "blocks to target: 20%% of 20 blocks is 4");
+	ksft_test_result(pcompact_blocks_to_target(nr_free, NR_ORDERS, 9, 81) == 4,
+			 "blocks to target rounds up (19%% of 20 blocks is 3.8)");
+	ksft_test_result(pcompact_blocks_to_target(nr_free, NR_ORDERS, 9, 100) == 0,
+			 "blocks to target is 0 for a target of 100");
+	nr_free[9] = 2;		/* now 22 blocks' worth, 2 usable: score 90 */
+	ksft_test_result(pcompact_blocks_to_target(nr_free, NR_ORDERS, 9, 80) == 3,
+			 "blocks to target counts what is already usable");
+	ksft_test_result(pcompact_blocks_to_target(nr_free, NR_ORDERS, 9, 95) == 0,
+			 "blocks to target is 0 when the score is already below");
+	memset(nr_free, 0, sizeof(nr_free));
+	ksft_test_result(pcompact_blocks_to_target(nr_free, NR_ORDERS, 9, 0) == 0,
+			 "blocks to target is 0 with nothing free");
+	nr_free[0] = 512;
+	ksft_test_result(pcompact_blocks_to_target(nr_free, NR_ORDERS, 9, 0) == 1,
+			 "blocks to target 0 asks for every free page in blocks");
+}
+
 static void test_wmarks(void)
 {
 	struct pcompact_wmarks w = { 0, 0 };
@@ -111,9 +136,10 @@ static void test_wmarks(void)
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(23);
+	ksft_set_plan(30);
 	test_extfrag();
 	test_weighted();
+	test_blocks_to_target();
 	test_wmarks();
 	return ksft_finished();
 }

@@ -23,18 +23,17 @@ echo 0 > $PC_PARAM/enabled
 start_frag --verify
 before=$(free_blocks_at_least 9)
 cat /proc/buddyinfo
-above=""
 for nid in $(nodes_with_memory); do
-	s=$(node_stat $nid score)
-	note "fragmented: node $nid score $s"
-	[ "$s" -gt 90 ] && above="$above $nid"
+	note "fragmented: node $nid score $(node_stat $nid score)"
 done
-[ -n "$above" ] || fail "frag pushed no node above the high threshold"
+fragmented_nodes 70
+above=$ABOVE
+note "thresholds $(node_stat 0 wmark_low)/$(node_stat 0 wmark_high), nodes above: $above"
 
 start=$(date +%s)
 echo 1 > $PC_PARAM/enabled
 for nid in $above; do
-	wait_for "[ \$(node_stat $nid score) -le 80 ]" 300 ||
+	wait_for "[ \$(node_stat $nid score) -le $LOW ]" 300 ||
 		fail "node $nid still at $(node_stat $nid score) after 300 s"
 done
 took=$(( $(date +%s) - start ))

@@ -9,11 +9,8 @@ insmod /pc/module/pcompact.ko enabled=0 interval_ms=50 || fail "insmod"
 start_frag
 # Swap only now: with swap during frag's run kswapd would undo its layout.
 zram_swap 1G
-above=""
-for nid in $(nodes_with_memory); do
-	[ "$(node_stat $nid score)" -gt 90 ] && above="$above $nid"
-done
-[ -n "$above" ] || fail "frag left no node above the high threshold"
+fragmented_nodes 70
+above=$ABOVE
 
 # Pressure: allocate a little more than is free, again and again, so kswapd
 # keeps swapping frag's pages out to zram.
@@ -42,7 +39,7 @@ note "pswpout $(vmstat pswpout) pgscan_kswapd $(vmstat pgscan_kswapd)"
 
 # Pressure gone: compaction goes on and reaches the low threshold.
 for nid in $seen; do
-	wait_for "[ \$(node_stat $nid score) -le 80 ]" 200 ||
+	wait_for "[ \$(node_stat $nid score) -le $LOW ]" 200 ||
 		fail "node $nid stuck at $(node_stat $nid score) ($(node_stat $nid state)) after the pressure"
 done
 stop_frag || fail "frag exit"

@@ -101,3 +101,143 @@ zram_swap_off() {
 	rmmod zram 2>/dev/null
 	return 0
 }
+
+# --- reliability helpers (tests 5x, 9x) ---
+
+# pcompact_kprobes: the lines of the kprobe list that are pcompact's
+# kretprobe.  The list names the probed kernel function, not the module
+# that registered the probe, so look for the functions hooks.c probes (no
+# one else in the guest probes them).
+pcompact_kprobes() {
+	grep -E ' r +(try_to_compact_pages|__alloc_pages_direct_compact)\+' \
+		/sys/kernel/debug/kprobes/list 2>/dev/null
+}
+
+# pcompact_leftovers SYSCTL: print what a pcompact that is gone left behind
+# (module, sysfs, threads, trace events, kprobe, a sysctl not back at
+# SYSCTL); print nothing when nothing is left.
+pcompact_leftovers() {
+	[ -e /sys/module/pcompact ] && echo "/sys/module/pcompact"
+	[ -e "$PC_SYS" ] && echo "$PC_SYS"
+	[ "$(kthreads_named '^pcompactd')" = 0 ] || echo "pcompactd threads: $(ps -o comm | grep '^pcompactd' | tr '\n' ' ')"
+	[ -e /sys/kernel/tracing/events/pcompact ] && echo "trace events"
+	pcompact_kprobes | sed 's/^/kprobe: /'
+	[ "$(cat /proc/sys/vm/compaction_proactiveness)" = "$1" ] ||
+		echo "vm.compaction_proactiveness $(cat /proc/sys/vm/compaction_proactiveness), was $1"
+	return 0
+}
+
+# assert_pcompact_gone SYSCTL WHAT: fail, naming WHAT, if pcompact left
+# anything behind.
+assert_pcompact_gone() {
+	_left=$(pcompact_leftovers "$1")
+	[ -z "$_left" ] || fail "$2: left behind: $(echo "$_left" | tr '\n' ';')"
+}
+
+# zone_field NID FIELD: FIELD ("min", "low", "high", or "free" for the free
+# pages) of /proc/zoneinfo, summed over the zones of node NID, in pages.
+zone_field() {
+	awk -v n="Node $1," -v f="$2" '
+		/^Node/ { on = (index($0, n) == 1) }
+		on && f == "free" && $1 == "pages" && $2 == "free" { s += $3 }
+		on && $1 == f && NF == 2 { s += $2 }
+		END { print s + 0 }' /proc/zoneinfo
+}
+
+# fill_room_kb: free memory above the min watermarks and, after a space,
+# half the gap between the min and low watermarks, each summed over the
+# zones other than DMA (which user pages hardly get), in kB.
+fill_room_kb() {
+	awk '/^Node/ { dma = ($4 == "DMA") }
+		$1 == "pages" && $2 == "free" { f = $3 }
+		$1 == "min" && NF == 2 { m = $2 }
+		$1 == "low" && NF == 2 && !dma { if (f > m) s += f - m; g += ($2 - m) / 2 }
+		END { printf "%d %d\n", s * 4, g * 4 }' /proc/zoneinfo
+}
+
+# fill_tmpfs DIR CONDITION [MOUNT-OPTIONS]: mount a tmpfs as large as RAM
+# on DIR (with MOUNT-OPTIONS, e.g. mpol=prefer:1) unless one is there, and
+# write files of at most 16 MB into it until the shell condition CONDITION
+# holds.  Stops when free memory is down to halfway between the min and low
+# watermarks, so nothing is OOM-killed (kswapd wakes at the low ones), and
+# returns 1 if CONDITION does not hold within 10 s then (or after a write
+# that failed).  The pages are movable and, without swap, stay until
+# unfill_tmpfs DIR.
+fill_tmpfs() {
+	mkdir -p "$1"
+	grep -q " $1 tmpfs " /proc/mounts ||
+		mount -t tmpfs -o "size=$(awk '$1 == "MemTotal:" { print $2 }' /proc/meminfo)k${3:+,$3}" \
+			tmpfs "$1" || return 1
+	_ft_n=$(ls "$1" | wc -l)
+	while ! eval "$2"; do
+		set -- "$1" "$2" "${3:-}" $(fill_room_kb)
+		# At the floor: give what was woken (kswapd) a moment to show.
+		[ "$4" -gt "$5" ] || { wait_for "$2" 10; return; }
+		_ft_kb=$((($4 - $5) / 2))
+		[ "$_ft_kb" -le 16384 ] || _ft_kb=16384
+		[ "$_ft_kb" -ge 256 ] || _ft_kb=256
+		dd if=/dev/zero of="$1/fill$_ft_n" bs=4k count=$((_ft_kb / 4)) 2>/dev/null ||
+			{ wait_for "$2" 10; return; }
+		_ft_n=$((_ft_n + 1))
+	done
+}
+
+unfill_tmpfs() {
+	umount "$1" 2>/dev/null
+	rmdir "$1" 2>/dev/null
+	return 0
+}
+
+# wake_kswapd: fill memory until kswapd runs (reaching the low watermarks
+# wakes it, and its tracepoints fire: a probe left behind by a module that
+# is gone would crash the kernel now), then give the memory back.  With
+# zram swap on meanwhile, so that kswapd's reclaim succeeds: after 16 runs
+# that reclaim nothing a node is "hopeless" and kswapd is not woken for it
+# again until some reclaim succeeds.
+wake_kswapd() {
+	_wk_swap=0
+	grep -q zram0 /proc/swaps || { zram_swap 512M; _wk_swap=1; }
+	_wk_runs=$(vmstat pageoutrun)
+	fill_tmpfs /tmp/wake-kswapd '[ "$(vmstat pageoutrun)" != "$_wk_runs" ]'
+	_wk_rc=$?
+	[ $_wk_rc = 0 ] || note "wake_kswapd: stopped with room/floor $(fill_room_kb) kB," \
+		"$(ls /tmp/wake-kswapd | wc -l) files, $(du -sk /tmp/wake-kswapd | cut -f1) kB," \
+		"pageoutrun $(vmstat pageoutrun), MemFree $(awk '$1 == "MemFree:" { print $2 }' /proc/meminfo) kB"
+	unfill_tmpfs /tmp/wake-kswapd
+	[ $_wk_swap = 0 ] || zram_swap_off
+	return $_wk_rc
+}
+
+# as_nobody CMD...: run CMD as uid/gid 65534 (busybox su; adds the
+# nobody user to /etc/passwd and /etc/group if they lack it).
+as_nobody() {
+	grep -q '^nobody:' /etc/passwd 2>/dev/null ||
+		echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >> /etc/passwd
+	grep -q '^nogroup:' /etc/group 2>/dev/null || echo 'nogroup:x:65534:' >> /etc/group
+	_cmd=""
+	for _a in "$@"; do _cmd="$_cmd '$(printf '%s' "$_a" | sed "s/'/'\\\\''/g")'"; done
+	su -s /bin/sh nobody -c "$_cmd"
+}
+
+# fragmented_nodes MIN: after frag, set pcompact's thresholds just below
+# the most fragmented node's score (high = top - 4, low = high - 10, at
+# most the defaults 90/80: how far frag gets depends on where its pages
+# and the free margin land).  Sets LOW and ABOVE (the nodes above high).
+fragmented_nodes() {
+	top=0
+	for n in $(nodes_with_memory); do
+		s=$(node_stat $n score)
+		[ "$s" -gt "$top" ] && top=$s
+	done
+	[ "$top" -ge "$1" ] || fail "frag left every node at or below $1 (highest $top)"
+	high=$((top - 4))
+	[ $high -gt 90 ] && high=90
+	LOW=$((high - 10))
+	echo "$LOW" > $PC_PARAM/wmark_low || fail "wmark_low $LOW"
+	echo "$high" > $PC_PARAM/wmark_high || fail "wmark_high $high"
+	ABOVE=""
+	for n in $(nodes_with_memory); do
+		[ "$(node_stat $n score)" -gt "$high" ] && ABOVE="$ABOVE $n"
+	done
+	[ -n "$ABOVE" ] || fail "no node above the high threshold $high any more"
+}
