@@ -1,0 +1,218 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Readers for the raw files bench-guest.sh sends back.
+
+Every reader takes the text of one file and raises ParseError, with the
+line that is wrong, on anything it cannot understand: a malformed file
+must fail the scenario, not turn into zeros.
+"""
+
+import re
+
+
+class ParseError(ValueError):
+    """A raw guest file is not in the expected format."""
+
+
+def _number(text, what):
+    try:
+        value = float(text)
+    except ValueError:
+        raise ParseError(f"{what}: '{text}' is not a number") from None
+    return int(value) if value.is_integer() and "." not in text else value
+
+
+def key_values(text, what="key value file"):
+    """'key value...' lines (khugehog summary, env.txt) -> {key: str}."""
+    out = {}
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        key, _, value = line.partition(" ")
+        out[key] = value.strip()
+    return out
+
+
+def khugehog_summary(text):
+    """/proc/khugehog/summary -> {key: number or string}."""
+    out = {}
+    for key, value in key_values(text).items():
+        try:
+            out[key] = _number(value, key)
+        except ParseError:
+            out[key] = value
+    for need in ("count", "failures", "free_pages_start", "mean_us", "p50_us"):
+        if need not in out:
+            raise ParseError(f"khugehog summary lacks '{need}'")
+    return out
+
+
+def vmstat(text):
+    """/proc/vmstat -> {counter: int}."""
+    out = {}
+    for n, line in enumerate(text.splitlines(), 1):
+        parts = line.split()
+        if not parts:
+            continue
+        if len(parts) != 2:
+            raise ParseError(f"vmstat line {n}: '{line}'")
+        try:
+            out[parts[0]] = int(parts[1])
+        except ValueError:
+            raise ParseError(f"vmstat line {n}: '{line}'") from None
+    if not out:
+        raise ParseError("vmstat is empty")
+    return out
+
+
+BUDDY_RE = re.compile(r"^Node\s+(\d+),\s+zone\s+(\S+)\s+(.*)$")
+
+
+def buddyinfo_line(line):
+    """'Node 0, zone DMA32 1 2 ...' -> (node, zone, [nr_free per order])."""
+    match = BUDDY_RE.match(line.strip())
+    if not match:
+        raise ParseError(f"buddyinfo: '{line}'")
+    try:
+        counts = [int(c) for c in match.group(3).split()]
+    except ValueError:
+        raise ParseError(f"buddyinfo: '{line}'") from None
+    if not counts:
+        raise ParseError(f"buddyinfo: no free counts in '{line}'")
+    return int(match.group(1)), match.group(2), counts
+
+
+def buddyinfo(text):
+    """/proc/buddyinfo -> [(node, zone, counts)]."""
+    rows = [buddyinfo_line(line) for line in text.splitlines() if line.strip()]
+    if not rows:
+        raise ParseError("buddyinfo is empty")
+    return rows
+
+
+ZONE_RE = re.compile(r"^Node\s+(\d+),\s+zone\s+(\S+)")
+
+
+def zone_present_pages(text):
+    """zoneinfo (or its zone header + 'present' lines) -> {(node, zone): pages}."""
+    out = {}
+    current = None
+    for line in text.splitlines():
+        match = ZONE_RE.match(line)
+        if match:
+            current = (int(match.group(1)), match.group(2))
+            continue
+        parts = line.split()
+        if current and len(parts) == 2 and parts[0] == "present":
+            out[current] = int(parts[1])
+    if not out:
+        raise ParseError("zoneinfo has no 'present' lines")
+    return out
+
+
+def kthreads(text):
+    """'comm pid utime stime run_ns' lines -> {comm: {pid, ticks, run_ns}}."""
+    out = {}
+    for line in text.splitlines():
+        parts = line.split()
+        if not parts:
+            continue
+        if len(parts) != 5:
+            raise ParseError(f"kthreads: '{line}'")
+        try:
+            pid, utime, stime, run_ns = (int(p) for p in parts[1:])
+        except ValueError:
+            raise ParseError(f"kthreads: '{line}'") from None
+        out[parts[0]] = {"pid": pid, "ticks": utime + stime, "run_ns": run_ns}
+    return out
+
+
+def events(text):
+    """'name uptime' lines -> {name: seconds} (the first of each name)."""
+    out = {}
+    for line in text.splitlines():
+        parts = line.split()
+        if not parts:
+            continue
+        if len(parts) != 2:
+            raise ParseError(f"events: '{line}'")
+        out.setdefault(parts[0], _number(parts[1], f"event {parts[0]}"))
+    return out
+
+
+def sampler(text):
+    """The sampler's raw lines -> [(t, [(node, zone, counts)], {node: score})].
+
+    'T <uptime>' starts a sample, 'B <buddyinfo line>' and 'P <node>
+    <score>' belong to it.  A sample cut short (the last one, if the
+    sampler was stopped while writing it) has fewer zones than the others
+    and is dropped.
+    """
+    samples = []
+    current = None
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line:
+            continue
+        tag, _, rest = line.partition(" ")
+        if tag == "T":
+            current = (_number(rest, f"sampler line {n}"), [], {})
+            samples.append(current)
+        elif current is None:
+            raise ParseError(f"sampler line {n}: data before the first 'T' line")
+        elif tag == "B":
+            current[1].append(buddyinfo_line(rest))
+        elif tag == "P":
+            parts = rest.split()
+            if len(parts) != 2:
+                raise ParseError(f"sampler line {n}: '{line}'")
+            current[2][int(parts[0])] = _number(parts[1], f"sampler line {n}")
+        else:
+            raise ParseError(f"sampler line {n}: unknown tag in '{line}'")
+    if not samples:
+        return []
+    zones = max(len(s[1]) for s in samples)
+    return [s for s in samples if len(s[1]) == zones]
+
+
+def frag_line(text, prefix):
+    """The key=value fields of frag's first output line starting with prefix."""
+    for line in text.splitlines():
+        if line.startswith(prefix + " "):
+            fields = {}
+            for word in line[len(prefix) + 1:].split():
+                key, sep, value = word.partition("=")
+                if sep:
+                    try:
+                        fields[key] = _number(value, key)
+                    except ParseError:
+                        fields[key] = value
+            return fields
+    raise ParseError(f"no '{prefix}' line in frag's output")
+
+
+def thp_touch(text):
+    """frag --thp-touch output -> its fields (elapsed_us, thp_share_pct...)."""
+    fields = frag_line(text, "frag: thp-touch")
+    for need in ("size_kb", "elapsed_us", "thp_share_pct"):
+        if need not in fields:
+            raise ParseError(f"frag thp-touch line lacks {need}")
+    return fields
+
+
+def pcompact_stats(text):
+    """'node<N>/<file> value' and 'param/<name> value' lines -> nested dict."""
+    nodes, params = {}, {}
+    for line in text.splitlines():
+        key, _, value = line.partition(" ")
+        if not key:
+            continue
+        where, _, name = key.partition("/")
+        value = value.strip()
+        try:
+            value = _number(value, key)
+        except ParseError:
+            pass
+        if where == "param":
+            params[name] = value
+        elif where.startswith("node"):
+            nodes.setdefault(int(where[4:]), {})[name] = value
+    return {"nodes": nodes, "params": params}

@@ -1,0 +1,754 @@
+# SPDX-License-Identifier: GPL-2.0
+"""From a scenario's raw guest files to its results, and the README.
+
+build_scenario()  raw files -> summary dict + result files (CSV, text)
+write_scenario()  writes them under results/<release>/<scenario>/
+evaluate_targets() the issue's targets, each met or missed, with the why
+readme()          results/<release>/README.md
+"""
+
+import json
+import os
+
+from . import csvio, metrics, parse, scenarios, table
+
+# Snapshot pairs whose deltas each workload reports: (label, from, to).
+WINDOWS = {
+    "khugehog": [("run", "before", "after")],
+    "thp": [("run", "before", "after")],
+    "pin": [("observe", "before", "mid"), ("thp", "mid", "after")],
+}
+# When a workload's time axis starts: the allocation stream, or for pin
+# the moment the mechanism is switched on.
+TIME_ZERO = {"khugehog": "alloc_start", "thp": "alloc_start", "pin": "mech_on"}
+KTHREADS = ("kcompactd", "pcompactd", "kswapd")
+PCOMPACT_COUNTERS = ("rounds", "blocks_freed", "pages_migrated", "failed_blocks",
+                     "skipped_unmovable", "deferrals", "backoffs_kswapd",
+                     "backoffs_contention", "compact_ms", "direct_stalls")
+
+
+class ScenarioError(Exception):
+    """The scenario's output cannot be turned into results."""
+
+
+def _round(value, digits=3):
+    if isinstance(value, float):
+        return round(value, digits)
+    if isinstance(value, dict):
+        return {k: _round(v, digits) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_round(v, digits) for v in value]
+    return value
+
+
+def _need(files, name):
+    if name not in files:
+        raise ScenarioError(f"the guest sent no {name}")
+    return files[name]
+
+
+def thresholds(scenario):
+    """(low, high) score thresholds of a scenario's mechanism, or None."""
+    if scenario.mechanism in ("sysctl", "module") and scenario.proactiveness:
+        return metrics.wmarks(scenario.proactiveness)
+    return None
+
+
+def pcompact_totals(stats_text):
+    """pcompact's counters summed over nodes (None when it was not loaded)."""
+    stats = parse.pcompact_stats(stats_text)
+    if not stats["nodes"]:
+        return None
+    out = {}
+    for counter in PCOMPACT_COUNTERS:
+        values = [n.get(counter) for n in stats["nodes"].values()]
+        values = [v for v in values if isinstance(v, (int, float))]
+        if values:
+            out[counter] = sum(values)
+    return out
+
+
+def window_summary(files, w, first, last, hugepages=None):
+    """vmstat deltas, derived metrics, kthread CPU and pcompact counters
+    between two snapshots of workload w."""
+    before = parse.vmstat(_need(files, f"{w}/vmstat_{first}.txt"))
+    after = parse.vmstat(_need(files, f"{w}/vmstat_{last}.txt"))
+    d = metrics.delta(before, after)
+    k0 = parse.kthreads(_need(files, f"{w}/kthreads_{first}.txt"))
+    k1 = parse.kthreads(_need(files, f"{w}/kthreads_{last}.txt"))
+    out = {
+        "vmstat": metrics.vmstat_summary(d),
+        "derived": metrics.derived(d, hugepages),
+        "cpu_ms": {name: metrics.kthread_cpu_ms(k0, k1, name) for name in KTHREADS},
+    }
+    p0 = pcompact_totals(files.get(f"{w}/pcompact_{first}.txt", ""))
+    p1 = pcompact_totals(files.get(f"{w}/pcompact_{last}.txt", ""))
+    if p1:
+        out["pcompact"] = {k: v - (p0 or {}).get(k, 0) for k, v in p1.items()}
+    return out, (before, after, d), (k0, k1)
+
+
+def score_summary(rows, start, end, high):
+    """Sampling rate and how the node scores sat during [start, end] (t_s)."""
+    during = [r for r in rows if start <= r["t_s"] <= end]
+    out = {"samples_during": len({r["t_s"] for r in during})}
+    if during:
+        out["mean_score"] = sum(r["score"] for r in during) / len(during)
+        out["max_score"] = max(r["score"] for r in during)
+        if high is not None:
+            out["above_high_pct"] = 100 * sum(r["score"] > high for r in during) / len(during)
+    return out
+
+
+def buddy_rows_csv(samples, t0):
+    rows = []
+    for t, buddy, _ in samples:
+        for node, zone, counts in buddy:
+            rows.append([round(t - t0, 3), node, zone] + counts)
+    return rows
+
+
+def vmstat_delta_rows(before, after):
+    return [[k, before.get(k, 0), after[k], after[k] - before.get(k, 0)] for k in after]
+
+
+def kthread_rows(k0, k1):
+    rows = []
+    for comm in sorted(k1):
+        now = k1[comm]
+        then = k0.get(comm)
+        start = then["run_ns"] if then and then["pid"] == now["pid"] else 0
+        rows.append([comm, now["pid"], round(start / 1e6, 3), round(now["run_ns"] / 1e6, 3),
+                     round((now["run_ns"] - start) / 1e6, 3)])
+    return rows
+
+
+def touch_summary(fields):
+    """frag's thp-touch fields plus the times in seconds."""
+    out = dict(fields)
+    for key in ("elapsed", "user", "sys"):
+        if isinstance(fields.get(f"{key}_us"), (int, float)):
+            out[f"{key}_s"] = fields[f"{key}_us"] / 1e6
+    return out
+
+
+def free_pages_with_pcp(files, w, snap):
+    """Free pages at a snapshot: nr_free_pages plus the per-cpu list pages."""
+    free = parse.vmstat(_need(files, f"{w}/vmstat_{snap}.txt")).get("nr_free_pages")
+    pcp = parse.key_values(_need(files, f"{w}/pcp_{snap}.txt")).get("pcp_pages")
+    if free is None or pcp is None:
+        raise ScenarioError(f"{w}: no nr_free_pages or pcp_pages at '{snap}'")
+    return free + int(pcp)
+
+
+def build_workload(scenario, files, w, present):
+    """One workload's summary and result files (name -> (columns, rows) or text)."""
+    prefix = "" if w == "khugehog" else f"{w}_"
+    ev = parse.events(_need(files, f"{w}/events.txt"))
+    zero_at = TIME_ZERO[w]
+    if zero_at not in ev:
+        raise ScenarioError(f"{w}: no '{zero_at}' event")
+    t0 = ev[zero_at]
+    out_files = {}
+    summary = {"events_s": {k: round(v - t0, 3) for k, v in ev.items()}}
+    if "mech_ready" in ev and "mech_on" in ev:
+        summary["mechanism_switch_s"] = ev["mech_ready"] - ev["mech_on"]
+    if "alloc_end" in ev and "alloc_start" in ev:
+        summary["alloc_s"] = ev["alloc_end"] - ev["alloc_start"]
+
+    hugepages = None
+    if w == "khugehog":
+        khh = parse.khugehog_summary(_need(files, "khugehog/summary.txt"))
+        hugepages = khh["count"]
+        free = free_pages_with_pcp(files, w, "before")
+        margin = khh.get("margin_pages", 0)
+        allocated = khh.get("allocated_pages", khh["count"] << 9)
+        summary.update({
+            "count": khh["count"], "failures": khh["failures"],
+            "attempts": khh.get("attempts"), "stop_reason": khh.get("stop_reason"),
+            "free_pages_before": free, "margin_pages": margin,
+            "allocated_gib": khh.get("allocated_gib"),
+            # Free memory = free pages plus those waiting on the per-cpu
+            # lists when the mechanism was switched on.  khugehog's own
+            # share counts NR_FREE_PAGES only, so the per-cpu pages that
+            # compaction drains later can push it past 100%.
+            "free_share_pct": metrics.ratio(allocated, free, 100),
+            "khugehog_free_share_pct": khh.get("free_share_pct"),
+            # The share of what khugehog was allowed to take: free memory
+            # above its margin (keep_free_mb + the zones' high watermarks).
+            "obtainable_share_pct": metrics.ratio(allocated, free - margin, 100),
+            "margin_share_pct": metrics.ratio(margin, free, 100),
+            "latency": {k: v for k, v in khh.items() if k.endswith("_us")},
+        })
+        out_files["khugehog_summary.txt"] = files["khugehog/summary.txt"]
+        samples_csv = _need(files, "khugehog/samples.csv")
+        if not samples_csv.startswith("index,t_ns,latency_ns,node,zone,success\n"):
+            raise ScenarioError("khugehog/samples.csv has an unexpected header")
+        out_files["khugehog_samples.csv"] = samples_csv
+        out_files["map_before.csv"] = _need(files, "khugehog/map_before.csv")
+        out_files["map_after.csv"] = _need(files, "khugehog/map_after.csv")
+        out_files["frag_out.txt"] = files.get("khugehog/frag_out.txt", "")
+    if w == "thp":
+        summary["touch"] = touch_summary(parse.thp_touch(_need(files, "thp/thp_touch.txt")))
+        out_files["thp_touch.json"] = json.dumps(summary["touch"], indent=1) + "\n"
+    if w == "pin":
+        pin = parse.khugehog_summary(_need(files, "pin/pin_summary.txt"))
+        summary["pinned_blocks"] = pin.get("pinned_blocks")
+        summary["pinned_pages"] = pin.get("held_pages")
+        summary["touch"] = touch_summary(parse.thp_touch(_need(files, "pin/thp_touch.txt")))
+        summary["observe_s"] = ev.get("observe_end", 0) - ev.get("observe_start", 0)
+        out_files["pin_khugehog_summary.txt"] = files["pin/pin_summary.txt"]
+        out_files["pin_thp_touch.json"] = json.dumps(summary["touch"], indent=1) + "\n"
+
+    for label, first, last in WINDOWS[w]:
+        win, (vb, va, _), (k0, k1) = window_summary(files, w, first, last,
+                                                      hugepages if label == "run" else None)
+        name = "vmstat_delta.csv" if label == "run" else f"vmstat_delta_{label}.csv"
+        out_files[prefix + name] = (["counter", "before", "after", "delta"],
+                                    vmstat_delta_rows(vb, va))
+        name = "kthreads_cpu.csv" if label == "run" else f"kthreads_cpu_{label}.csv"
+        out_files[prefix + name] = (["comm", "pid", "run_ms_before", "run_ms_after",
+                                     "delta_ms"], kthread_rows(k0, k1))
+        if label == "run":
+            summary.update(win)
+        else:
+            summary[label] = win
+    for snap in ("before", "mid", "after"):
+        if f"{w}/buddyinfo_{snap}.txt" in files:
+            text = files[f"{w}/buddyinfo_{snap}.txt"]
+            rows = parse.buddyinfo(text)
+            summary[f"free_order9_blocks_{snap}"] = sum(
+                metrics.node_free_blocks(rows).values())
+            out_files[f"{prefix}buddyinfo_{snap}.txt"] = text
+        if f"{w}/pcompact_{snap}.txt" in files and files[f"{w}/pcompact_{snap}.txt"]:
+            out_files[f"{prefix}pcompact_{snap}.txt"] = files[f"{w}/pcompact_{snap}.txt"]
+
+    samples = parse.sampler(_need(files, f"{w}/samples.txt"))
+    if len(samples) < 2:
+        raise ScenarioError(f"{w}: the sampler recorded {len(samples)} samples")
+    limits = thresholds(scenario)
+    rows = metrics.score_rows(samples, present, t0, limits)
+    out_files[prefix + "scores.csv"] = (["t_s", "node", "score", "free_order9_blocks",
+                                         "pcompact_score", "wmark_low", "wmark_high"], rows)
+    orders = max(len(c) for _, b, _ in samples for _, _, c in b)
+    out_files[prefix + "buddyinfo_samples.csv"] = (
+        ["t_s", "node", "zone"] + [f"order{o}" for o in range(orders)],
+        buddy_rows_csv(samples, t0))
+    out_files[prefix + "events.csv"] = (["event", "uptime_s", "t_s"],
+                                        [[k, v, round(v - t0, 3)] for k, v in ev.items()])
+    start, end = 0.0, summary["events_s"].get("alloc_end", 0.0)
+    if w == "pin":
+        start, end = 0.0, summary["events_s"].get("observe_end", 0.0)
+    summary["score"] = score_summary(rows, start, end, limits[1] if limits else None)
+    # The state the stream met: the last sample taken before it started.
+    before_start = [r for r in rows if r["t_s"] <= 0]
+    if before_start:
+        last_t = before_start[-1]["t_s"]
+        last = [r for r in before_start if r["t_s"] == last_t]
+        summary["score"]["at_start"] = max(r["score"] for r in last)
+        summary["free_order9_blocks_at_start"] = sum(r["free_order9_blocks"] for r in last)
+    summary["score"]["sample_hz"] = metrics.sample_rate_hz(samples)
+    # Where pcompact was loaded: how often its own sysfs score agrees with
+    # the one computed here (it is sampled only every interval_ms).
+    both = [r for r in rows if r["pcompact_score"] is not None]
+    if both:
+        summary["score"]["sysfs_samples"] = len(both)
+        summary["score"]["sysfs_within_1_pct"] = 100 * sum(
+            abs(r["score"] - r["pcompact_score"]) <= 1 for r in both) / len(both)
+    return summary, out_files
+
+
+def build_scenario(scenario, guest):
+    """Summary dict and result files of one scenario from a GuestOutput.
+
+    Raises ScenarioError when the guest's output is incomplete or wrong.
+    """
+    if not guest.complete:
+        raise ScenarioError("; ".join(guest.problems()))
+    files = guest.files
+    try:
+        env = parse.key_values(_need(files, "env.txt"))
+        present = parse.zone_present_pages(_need(files, "zones.txt"))
+        summary = {
+            "scenario": scenario.name, "description": scenario.description,
+            "mechanism": scenario.mechanism, "proactiveness": scenario.proactiveness,
+            "thresholds": thresholds(scenario), "status": "ok", "env": env,
+        }
+        out_files = {"env.txt": files["env.txt"], "zones.txt": files["zones.txt"]}
+        for w in scenario.workloads:
+            wsum, wfiles = build_workload(scenario, files, w, present)
+            summary[w] = wsum
+            out_files.update(wfiles)
+    except (parse.ParseError, KeyError, ValueError) as err:
+        raise ScenarioError(f"cannot read the guest's files: {err}") from None
+    return _round(summary), out_files
+
+
+def write_scenario(directory, summary, out_files):
+    """Write a scenario's results; returns the paths written."""
+    os.makedirs(directory, exist_ok=True)
+    written = []
+    for name, content in sorted(out_files.items()):
+        path = os.path.join(directory, name)
+        if isinstance(content, tuple):
+            csvio.write_table(path, content[0], content[1])
+        else:
+            with open(path, "w") as f:
+                f.write(content)
+        written.append(path)
+    path = os.path.join(directory, "summary.json")
+    with open(path, "w") as f:
+        json.dump(summary, f, indent=1, sort_keys=True)
+        f.write("\n")
+    written.append(path)
+    return written
+
+
+def write_failed(directory, scenario, reason, extra=None):
+    """A failed scenario leaves only FAILED.txt and a summary saying so."""
+    os.makedirs(directory, exist_ok=True)
+    with open(os.path.join(directory, "FAILED.txt"), "w") as f:
+        f.write(f"scenario {scenario.name} failed: {reason}\n")
+    summary = {"scenario": scenario.name, "description": scenario.description,
+               "mechanism": scenario.mechanism, "proactiveness": scenario.proactiveness,
+               "status": "failed", "reason": reason}
+    summary.update(extra or {})
+    with open(os.path.join(directory, "summary.json"), "w") as f:
+        json.dump(summary, f, indent=1, sort_keys=True)
+        f.write("\n")
+    return summary
+
+
+# --- Targets ---------------------------------------------------------------
+
+def _get(summaries, name, *path):
+    s = summaries.get(name)
+    if not s or s.get("status") != "ok":
+        return None
+    return table.lookup(s, path)
+
+
+def _ratio(a, b):
+    if a is None or b is None or b == 0:
+        return None
+    return a / b
+
+
+def _fmt(v, unit=""):
+    if v is None:
+        return "n/a"
+    if isinstance(v, float):
+        return f"{v:.2f}{unit}" if abs(v) < 100 else f"{v:.0f}{unit}"
+    return f"{v}{unit}"
+
+
+def _pcompact_why(summaries, name, other):
+    """Sentences on what pcompact did from switch-on to the stream's end."""
+    pc = summaries.get(name, {}).get("khugehog", {})
+    ot = summaries.get(other, {}).get("khugehog", {})
+    counters = pc.get("pcompact") or {}
+    parts = []
+    head = -pc.get("events_s", {}).get("mech_on", 0.0)
+    if counters:
+        parts.append(f"from switch-on ({head:.1f} s before the first allocation) to the "
+                     f"end of the stream {name} did {counters.get('rounds', 0)} rounds, "
+                     f"migrated {counters.get('pages_migrated', 0)} pages, freed "
+                     f"{counters.get('blocks_freed', 0)} blocks, spent "
+                     f"{counters.get('compact_ms', 0)} ms compacting (pcompactd CPU "
+                     f"{_fmt(pc.get('cpu_ms', {}).get('pcompactd'), ' ms')})")
+    score = pc.get("score", {})
+    if "at_start" in score:
+        parts.append(f"the first allocation met a node score of {score['at_start']} "
+                     f"({other}: {_fmt(ot.get('score', {}).get('at_start'))}) and "
+                     f"{_fmt(pc.get('free_order9_blocks_at_start'))} free 2 MB blocks "
+                     f"({other}: {_fmt(ot.get('free_order9_blocks_at_start'))})")
+    stalls, ostalls = (pc.get("vmstat", {}).get("compact_stall"),
+                       ot.get("vmstat", {}).get("compact_stall"))
+    if stalls is not None:
+        parts.append(f"{stalls} direct compaction stalls for {pc.get('count')} hugepages "
+                     f"({other}: {_fmt(ostalls)} for {_fmt(ot.get('count'))})")
+    if "above_high_pct" in score:
+        parts.append(f"while allocating the node scores were above the high threshold in "
+                     f"{score['above_high_pct']:.0f}% of the samples")
+    if pc.get("alloc_s") is not None:
+        parts.append(f"the stream took {pc['alloc_s']:.2f} s ({other}: "
+                     f"{_fmt(ot.get('alloc_s'), ' s')})")
+    return "; ".join(parts)
+
+
+def _migration_why(summaries, name, other):
+    """Where the migrated pages went: pcompact's own work vs direct compaction."""
+    pc = summaries.get(name, {}).get("khugehog", {})
+    ot = summaries.get(other, {}).get("khugehog", {})
+    total = pc.get("vmstat", {}).get("pgmigrate_success")
+    own = (pc.get("pcompact") or {}).get("pages_migrated")
+    parts = [f"{name} migrated {_fmt(total)} pages for {_fmt(pc.get('count'))} hugepages "
+             f"({other}: {_fmt(ot.get('vmstat', {}).get('pgmigrate_success'))} for "
+             f"{_fmt(ot.get('count'))})"]
+    if own is not None:
+        parts.append(f"pcompact's own counter says {own} of them were its work")
+    left = pc.get("free_order9_blocks_after")
+    if left is not None:
+        parts.append(f"{left} free 2 MB blocks were left when the stream ended "
+                     f"({other}: {_fmt(ot.get('free_order9_blocks_after'))})")
+    return "; ".join(parts)
+
+
+def _count_why(summaries, name, other):
+    """Why one stream got fewer hugepages: how each ended, what each started with."""
+    def k(n, key):
+        return _get(summaries, n, "khugehog", key)
+    text = (f"{name} stopped on '{k(name, 'stop_reason')}' after {k(name, 'failures')} "
+            f"failed attempts, {other} on '{k(other, 'stop_reason')}' after "
+            f"{k(other, 'failures')}")
+    if k(name, "stop_reason") == k(other, "stop_reason") == "margin":
+        text += (f"; both ran until khugehog's margin, so each count is bounded by the free "
+                 f"memory it started with ({name}: {k(name, 'free_pages_before')} free pages, "
+                 f"{_fmt(k(name, 'obtainable_share_pct'), '%')} of the free memory above the "
+                 f"margin obtained; {other}: {k(other, 'free_pages_before')}, "
+                 f"{_fmt(k(other, 'obtainable_share_pct'), '%')})")
+    return text
+
+
+def evaluate_targets(summaries):
+    """The issue's targets: [{target, measured, met (True/False/None), why}]."""
+    out = []
+
+    def add(text, measured, met, why=""):
+        out.append({"target": text, "measured": measured, "met": met,
+                    "why": "" if met else why})
+
+    def lat(name, key):
+        return _get(summaries, name, "khugehog", "latency", key)
+
+    def missing(*names):
+        gone = [n for n in names if _get(summaries, n, "status") is None]
+        return f"not measured: scenario {', '.join(gone)} missing or failed" if gone else ""
+
+    # Against the kernel's own proactive compaction (same proactiveness).
+    for key, limit in (("mean_us", 0.5), ("p50_us", 0.5), ("p95_us", 1.0)):
+        r = _ratio(lat("pcompact", key), lat("kernel", key))
+        label = key[:-3]
+        add(f"pcompact {label} <= {limit:g} x kernel {label}",
+            f"{_fmt(lat('pcompact', key), ' us')} vs {_fmt(lat('kernel', key), ' us')} "
+            f"= {_fmt(r)} x",
+            None if r is None else r <= limit,
+            missing("pcompact", "kernel") or _pcompact_why(summaries, "pcompact", "kernel"))
+    pc_n = _get(summaries, "pcompact", "khugehog", "count")
+    k_n = _get(summaries, "kernel", "khugehog", "count")
+    add("pcompact hugepages obtained >= kernel's", f"{_fmt(pc_n)} vs {_fmt(k_n)}",
+        None if pc_n is None or k_n is None else pc_n >= k_n,
+        missing("pcompact", "kernel") or _count_why(summaries, "pcompact", "kernel"))
+    pc_m = _get(summaries, "pcompact", "khugehog", "derived", "migrated_per_hugepage")
+    k_m = _get(summaries, "kernel", "khugehog", "derived", "migrated_per_hugepage")
+    add("pcompact pages migrated per hugepage <= kernel's", f"{_fmt(pc_m)} vs {_fmt(k_m)}",
+        None if pc_m is None or k_m is None else pc_m <= k_m,
+        missing("pcompact", "kernel") or _migration_why(summaries, "pcompact", "kernel"))
+    # Against vanilla.
+    for key in ("mean_us", "p50_us"):
+        r = _ratio(lat("vanilla", key), lat("pcompact", key))
+        label = key[:-3]
+        add(f"pcompact {label} >= 5 x lower than vanilla",
+            f"{_fmt(lat('vanilla', key), ' us')} / {_fmt(lat('pcompact', key), ' us')} "
+            f"= {_fmt(r)} x",
+            None if r is None else r >= 5,
+            missing("pcompact", "vanilla") or _pcompact_why(summaries, "pcompact", "vanilla"))
+    # Against manual, the floor, at proactiveness 80.
+    r = _ratio(lat("pcompact-p80", "p50_us"), lat("manual", "p50_us"))
+    add("pcompact (proactiveness 80) p50 <= 2 x manual p50",
+        f"{_fmt(lat('pcompact-p80', 'p50_us'), ' us')} vs "
+        f"{_fmt(lat('manual', 'p50_us'), ' us')} = {_fmt(r)} x",
+        None if r is None else r <= 2,
+        missing("pcompact-p80", "manual") or
+        "manual compacted everything before the first allocation; "
+        + _pcompact_why(summaries, "pcompact-p80", "manual"))
+    share = _get(summaries, "pcompact", "khugehog", "free_share_pct")
+    obtainable = _get(summaries, "pcompact", "khugehog", "obtainable_share_pct")
+    margin = _get(summaries, "pcompact", "khugehog", "margin_share_pct")
+    add("pcompact obtains >= 95% of free memory as hugepages",
+        f"{_fmt(share, '%')} of free memory ({_fmt(obtainable, '%')} of the free memory "
+        f"above khugehog's margin)",
+        None if share is None else share >= 95,
+        missing("pcompact") or
+        f"khugehog stops at its safety margin (keep_free_mb plus the zones' high "
+        f"watermarks), which is {_fmt(margin, '%')} of the free memory at the start, so at "
+        f"most {_fmt(None if margin is None else 100 - margin, '%')} can be obtained; "
+        f"without the margin the guest, with nothing to reclaim, would go OOM")
+    return out
+
+
+# --- README ----------------------------------------------------------------
+
+def khugehog_rows():
+    m = table.Metric
+    lat = [m(f"Latency {k} (us)", ("khugehog", "latency", f"{k}_us"), True, 1)
+           for k in ("min", "mean", "p5", "p25", "p50", "p75", "p90", "p95", "p99", "max",
+                     "stddev")]
+    return [("section", "khugehog: back-to-back order-9 GFP_KERNEL allocations"),
+            m("Hugepages obtained", ("khugehog", "count"), False, 0),
+            m("Free memory obtained %", ("khugehog", "free_share_pct"), False, 1),
+            m("Free memory above the margin obtained %", ("khugehog", "obtainable_share_pct"),
+              False, 1),
+            m("khugehog's free_share_pct (no per-cpu pages)",
+              ("khugehog", "khugehog_free_share_pct"), None, 1),
+            m("Failed attempts", ("khugehog", "failures"), True, 0),
+            m("Stop reason", ("khugehog", "stop_reason"), None, 0)] + lat + [
+            m("Stream duration (s)", ("khugehog", "alloc_s"), True, 2),
+            m("Mechanism switch-on (s)", ("khugehog", "mechanism_switch_s"), None, 2),
+            m("Compaction stalls", ("khugehog", "vmstat", "compact_stall"), True, 0),
+            m("Compaction success", ("khugehog", "vmstat", "compact_success"), False, 0),
+            m("Compaction fail", ("khugehog", "vmstat", "compact_fail"), True, 0),
+            m("Compaction success %", ("khugehog", "derived", "compaction_success_pct"),
+              False, 2),
+            m("Compact migrate scanned", ("khugehog", "vmstat", "compact_migrate_scanned"),
+              True, 0),
+            m("Compact free scanned", ("khugehog", "vmstat", "compact_free_scanned"), True, 0),
+            m("Kcompactd wake", ("khugehog", "vmstat", "compact_daemon_wake"), True, 0),
+            m("Compact daemon migrate scanned",
+              ("khugehog", "vmstat", "compact_daemon_migrate_scanned"), True, 0),
+            m("Compact daemon free scanned",
+              ("khugehog", "vmstat", "compact_daemon_free_scanned"), True, 0),
+            m("Pages migrated", ("khugehog", "vmstat", "pgmigrate_success"), True, 0),
+            m("Page migration failures", ("khugehog", "vmstat", "pgmigrate_fail"), True, 0),
+            m("Pages migrated per hugepage", ("khugehog", "derived", "migrated_per_hugepage"),
+              True, 2),
+            m("Alloc stalls", ("khugehog", "vmstat", "allocstall"), True, 0),
+            m("Pages kswapd scanned", ("khugehog", "vmstat", "pgscan_kswapd"), True, 0),
+            m("Pages reclaimed (pgsteal)", ("khugehog", "vmstat", "pgsteal"), False, 0),
+            m("Reclaim efficiency % (- : nothing scanned)",
+              ("khugehog", "derived", "reclaim_efficiency_pct"), False, 2, True),
+            m("kcompactd CPU (ms)", ("khugehog", "cpu_ms", "kcompactd"), True, 1),
+            m("pcompactd CPU (ms)", ("khugehog", "cpu_ms", "pcompactd"), True, 1),
+            m("kswapd CPU (ms)", ("khugehog", "cpu_ms", "kswapd"), True, 1),
+            m("Free order-9 blocks, fragmented", ("khugehog", "free_order9_blocks_before"),
+              None, 0),
+            m("Free order-9 blocks at the first allocation",
+              ("khugehog", "free_order9_blocks_at_start"), False, 0),
+            m("Node score at the first allocation (highest node)",
+              ("khugehog", "score", "at_start"),
+              True, 1),
+            m("Node score, mean while allocating", ("khugehog", "score", "mean_score"),
+              True, 1)]
+
+
+def thp_rows(w="thp"):
+    m = table.Metric
+    title = ("thp: frag --thp-touch (THP faults, MADV_HUGEPAGE, defrag=madvise)"
+             if w == "thp" else "pin: the THP touch in the pinned state")
+    base = (w,) if w == "thp" else (w, "thp")
+    touch = (w, "touch")
+    return [("section", title),
+            m("THP touch elapsed (s)", touch + ("elapsed_s",), True, 2),
+            m("THP touch system time (s)", touch + ("sys_s",), True, 2),
+            m("THP share of the mapping %", touch + ("thp_share_pct",), False, 1),
+            m("THP fault alloc", base + ("vmstat", "thp_fault_alloc"), False, 0),
+            m("THP fault fallback", base + ("vmstat", "thp_fault_fallback"), True, 0),
+            m("THP fault success %", base + ("derived", "thp_fault_success_pct"), False, 2),
+            m("Compaction stalls", base + ("vmstat", "compact_stall"), True, 0),
+            m("Compaction success %", base + ("derived", "compaction_success_pct"), False, 2),
+            m("Pages migrated", base + ("vmstat", "pgmigrate_success"), True, 0),
+            m("Kcompactd wake", base + ("vmstat", "compact_daemon_wake"), True, 0),
+            m("kcompactd CPU (ms)", base + ("cpu_ms", "kcompactd"), True, 1),
+            m("pcompactd CPU (ms)", base + ("cpu_ms", "pcompactd"), True, 1),
+            m("Reclaim efficiency % (- : nothing scanned)",
+              base + ("derived", "reclaim_efficiency_pct"), False, 2, True)]
+
+
+def pin_rows():
+    m = table.Metric
+    obs = ("pin", "observe")
+    return [("section", "pin: unmovable fragmentation, watching the mechanism"),
+            m("Pinned 2 MB blocks", ("pin", "pinned_blocks"), None, 0),
+            m("Observation window (s)", ("pin", "observe_s"), None, 1),
+            m("Node score, mean while watching", ("pin", "score", "mean_score"), True, 1),
+            m("kcompactd CPU (ms)", obs + ("cpu_ms", "kcompactd"), True, 1),
+            m("pcompactd CPU (ms)", obs + ("cpu_ms", "pcompactd"), True, 1),
+            m("Kcompactd wake", obs + ("vmstat", "compact_daemon_wake"), True, 0),
+            m("Compact daemon migrate scanned",
+              obs + ("vmstat", "compact_daemon_migrate_scanned"), True, 0),
+            m("Compact migrate scanned", obs + ("vmstat", "compact_migrate_scanned"), True, 0),
+            m("Pages migrated", obs + ("vmstat", "pgmigrate_success"), True, 0),
+            m("Page migration failures", obs + ("vmstat", "pgmigrate_fail"), True, 0),
+            m("pcompact rounds", obs + ("pcompact", "rounds"), True, 0),
+            m("pcompact deferrals", obs + ("pcompact", "deferrals"), None, 0),
+            m("pcompact failed blocks", obs + ("pcompact", "failed_blocks"), True, 0),
+            m("pcompact skipped unmovable", obs + ("pcompact", "skipped_unmovable"), None, 0),
+            m("pcompact kswapd back-offs", obs + ("pcompact", "backoffs_kswapd"), None, 0),
+            m("pcompact compact_ms", obs + ("pcompact", "compact_ms"), True, 0),
+            m("Free order-9 blocks after watching", ("pin", "free_order9_blocks_mid"),
+              None, 0)] + thp_rows("pin")[1:]
+
+
+def comparison_text(summaries, order):
+    """All the comparison tables as fixed-width text (comparison.txt)."""
+    ok = [n for n in order if summaries.get(n, {}).get("status") == "ok"]
+    parts = [table.SIGN_CONVENTION.replace("**", "") + "\n"]
+    for workload, rows, base in (("khugehog", khugehog_rows(), scenarios.BASELINE),
+                                 ("thp", thp_rows(), scenarios.BASELINE),
+                                 ("pin", pin_rows(), scenarios.UNMOVABLE_BASELINE)):
+        names = [n for n in ok if workload in summaries[n]]
+        if names:
+            parts.append(table.comparison_text(summaries, names, base, rows))
+    return "\n".join(parts)
+
+
+def _targets_md(targets):
+    lines = ["| Target | Measured | Result |", "|:---|:---|:---|"]
+    notes = []
+    first_with = {}
+    for i, t in enumerate(targets, 1):
+        result = {True: "met", False: "**missed**", None: "not measured"}[t["met"]]
+        lines.append(f"| {i}. {t['target']} | {t['measured']} | {result} |")
+        if t["why"]:
+            if t["why"] in first_with:
+                notes.append(f"{i}. {t['target']}: as for {first_with[t['why']]}.")
+            else:
+                first_with[t["why"]] = i
+                notes.append(f"{i}. {t['target']}: {t['why']}.")
+    text = "\n".join(lines) + "\n"
+    if notes:
+        text += "\nWhy (from this run's counters):\n\n" + "\n".join(
+            f"- {n}" for n in notes) + "\n"
+    return text
+
+
+def readme(ctx, summaries, order, plots, targets):
+    """The text of results/<release>/README.md.
+
+    ctx: dict with command, release, date, vm (mem, nodes, cpus, accel),
+    cmdline, quick, host, durations; summaries: {name: summary dict}.
+    """
+    ok = [n for n in order if summaries.get(n, {}).get("status") == "ok"]
+    movable = [n for n in ok if "khugehog" in summaries[n]]
+    thp = [n for n in ok if "thp" in summaries[n]]
+    pinned = [n for n in ok if "pin" in summaries[n]]
+    env = next((summaries[n]["env"] for n in ok), {})
+    L = []
+    L.append(f"# pcompact benchmark: {ctx['release']}\n")
+    L.append("Generated by `scripts/bench`; do not edit: every number below comes from "
+             "the files next to this one.\n")
+    L.append("## How this was measured\n")
+    L.append(f"- Command: `{ctx['command']}`")
+    L.append(f"- Date: {ctx['date']}; total time {ctx['total_s'] / 60:.1f} min")
+    L.append(f"- Kernel: {ctx['release']}")
+    if ctx.get("host"):
+        L.append(f"- Machine: this host ({ctx['vm']}), not a VM")
+    else:
+        L.append(f"- VM: {ctx['vm']} (scripts/vm-run, one boot per scenario)")
+    L.append(f"- Guest kernel command line: `{env.get('cmdline', '?')}`")
+    L.append(f"- init_on_alloc: {ctx['init_on_alloc']}")
+    L.append(f"- Settings in every scenario: THP enabled `{env.get('thp_enabled', '?')}`, "
+             f"defrag `{env.get('thp_defrag', '?')}`, vm.watermark_boost_factor 0, "
+             f"vm.extfrag_threshold {env.get('sysctl_extfrag_threshold', '?')}, "
+             f"vm.min_free_kbytes {env.get('sysctl_min_free_kbytes', '?')}")
+    frag_cmd = f"frag {ctx['frag_args']}" if ctx.get("frag_args") else "frag"
+    L.append(f"- Fragmentation: `{frag_cmd}`" +
+             " (defaults: nearly all available memory as 4K pages, keep 1 page in 4 of "
+             "every 2 MB, stride pattern), made with compaction off in every scenario")
+    L.append(f"- khugehog: `insmod khugehog.ko {env.get('khugehog_args', '?')}` "
+             "(order 9, GFP_KERNEL, back to back)")
+    khh_args = dict(a.partition("=")[::2] for a in env.get("khugehog_args", "").split())
+    L.append(f"- khugehog stops after {khh_args.get('stop_after_failures', '?')} consecutive "
+             "failures (more than the kernel's longest compaction deferral, 64 attempts, so "
+             "a deferral alone cannot end the run) or at its margin: keep_free_mb "
+             f"{khh_args.get('keep_free_mb', '?')} plus the zones' high watermarks (the "
+             "guest has nothing to reclaim: without a margin it would go OOM). "
+             "*Free memory obtained %* = hugepages x 2 MB / (free pages + pages on the "
+             "per-cpu lists at switch-on); khugehog's own free_share_pct leaves the per-cpu "
+             "pages out, so compaction draining them can push it past 100%")
+    L.append(f"- THP touch: `frag --thp-touch {env.get('thp_mb', '?')}M` in a second "
+             "frag-fragmented state")
+    L.append(f"- Unmovable case: `khugehog pin=1`, then {ctx.get('observe_s', '?')} s of "
+             "watching the mechanism, then the THP touch")
+    L.append("- Order of events per workload: settle (drop caches, compact, proactive "
+             "compaction and watermark boosting off), fragment with nothing compacting, "
+             "snapshot, start the sampler, switch the mechanism on, "
+             f"**{ctx.get('idle_s', '?')} s later** start the allocation stream (the same "
+             "head start for every mechanism; manual's compaction runs in it, vanilla just "
+             "waits), snapshot at its end, sample "
+             f"{ctx.get('tail_s', '?')} s more. Counters and CPU times cover switch-on to "
+             "the end of the stream, so background work done ahead of the stream counts")
+    L.append(f"- Node scores: computed on the host from /proc/buddyinfo sampled in the "
+             f"guest every {env.get('sample_s', '?')} s (achieved rate per scenario below) "
+             "and the zones' present pages, with the kernel's formula and integer "
+             "arithmetic (zone score = present_zone / (present_node + 1) x extfrag(zone, 9); "
+             "node score = sum); pcompact's own sysfs score is recorded next to it where "
+             "the module is loaded (column pcompact_score)")
+    agree = [(s[w]["score"]["sysfs_within_1_pct"], s[w]["score"]["sysfs_samples"])
+             for s in (summaries[n] for n in ok) for w in ("khugehog", "thp", "pin")
+             if "sysfs_samples" in s.get(w, {}).get("score", {})]
+    if agree:
+        total = sum(n for _, n in agree)
+        share = sum(p * n for p, n in agree) / total
+        L.append(f"- Check of the computed score: pcompact's own sysfs score is within 1 point "
+                 f"of it in {share:.0f}% of {total} samples; the others fall while a "
+                 "compaction round runs or before pcompact's first sample, when its score "
+                 "(sampled every interval_ms) lags")
+    L.append("- Absolute times under TCG mean little: compare scenarios within this run\n")
+
+    L.append("## Scenarios\n")
+    L.append("| Scenario | What compacts | Status | Wall time | Host load | Other VMs | "
+             "Score sampling |")
+    L.append("|:---|:---|:---|---:|---:|---:|---:|")
+    for n in order:
+        s = summaries.get(n, {})
+        status = s.get("status", "not run")
+        if status != "ok":
+            status = f"**FAILED**: {s.get('reason', '')}"
+        hz = [s.get(w, {}).get("score", {}).get("sample_hz") for w in ("khugehog", "thp", "pin")]
+        hz = [h for h in hz if h]
+        L.append(f"| {n} | {s.get('description', '')} | {status} | "
+                 f"{_fmt(s.get('wall_s'), ' s')} | {_fmt(s.get('host_load'))} | "
+                 f"{_fmt(s.get('other_vms'))} | {(_fmt(min(hz)) + ' Hz') if hz else '-'} |")
+    L.append("")
+    L.append("Host load: the 1-minute load average of the host when the scenario started; "
+             "other VMs: QEMU processes running besides the benchmark's, which take CPU "
+             "from the guest and make its timings less comparable.\n")
+    failed = [n for n in order if summaries.get(n, {}).get("status") != "ok"]
+    if failed:
+        L.append(f"Failed scenarios ({', '.join(failed)}) have only FAILED.txt and no numbers; "
+                 "their columns are absent below.\n")
+    cut = [n for n in ok if summaries[n].get("khugehog", {}).get("stop_reason")
+           == "records_full"]
+    if cut:
+        L.append(f"khugehog ended on `records_full` in {', '.join(cut)}: its record array "
+                 "holds (RAM / 2 MB) + stop_after_failures attempts, and the failures spread "
+                 "through the stream used it up; those counts may be short of what "
+                 "compaction could have delivered.\n")
+
+    L.append("## Targets\n")
+    L.append("Ratios within this run (issue #6). One run per scenario, under TCG on a shared "
+             "host: treat a verdict whose ratio is close to its threshold as unsettled, and "
+             "check the host load and other VMs above.\n")
+    L.append(_targets_md(targets))
+
+    L.append("## Comparison\n")
+    L.append(table.SIGN_CONVENTION + " The dir column says which way is better.\n")
+    if movable:
+        L.append(table.comparison(summaries, movable, scenarios.BASELINE, khugehog_rows()))
+    if thp:
+        L.append(table.comparison(summaries, thp, scenarios.BASELINE, thp_rows()))
+    if pinned:
+        L.append("Unmovable fragmentation (baseline: the kernel's proactive compaction):\n")
+        L.append(table.comparison(summaries, pinned, scenarios.UNMOVABLE_BASELINE, pin_rows()))
+
+    if plots:
+        L.append("## Plots\n")
+        for title, path in plots:
+            L.append(f"### {title}\n\n![{title}]({path})\n")
+
+    L.append("## Files\n")
+    L.append("Here: `comparison.txt` (the tables above as fixed-width text), `run.json` "
+             "(how the run was made), `plots/`.\n")
+    L.append("Per scenario, in `<scenario>/`: `summary.json` (everything above, "
+             "machine-readable), `env.txt`, `zones.txt`; the khugehog run: "
+             "`khugehog_summary.txt`, `khugehog_samples.csv` (every attempt), `scores.csv` "
+             "(node score and free order-9 blocks per sample, t_s from the first "
+             "allocation), `buddyinfo_samples.csv`, `buddyinfo_before.txt`, "
+             "`buddyinfo_after.txt`, `vmstat_delta.csv`, `kthreads_cpu.csv`, `events.csv`, "
+             "`map_before.csv` / `map_after.csv` (frag's pages per 2 MB physical region); "
+             "the THP touch: the same with the prefix `thp_` plus `thp_touch.json`; the "
+             "unmovable case: prefix `pin_` (`pin_vmstat_delta_observe.csv` covers the "
+             "watching, `pin_vmstat_delta_thp.csv` the touch). Failed scenarios: "
+             "`FAILED.txt`.\n")
+    return "\n".join(L)

@@ -1,0 +1,307 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of the benchmark's results: a synthetic guest run turned into
+a scenario's files and summary, failed runs, the targets and the README,
+and the command line of scripts/bench (no VM is booted here)."""
+
+import importlib.machinery
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+SCRIPTS = os.path.join(os.path.dirname(__file__), "..", "..", "scripts")
+sys.path.insert(0, SCRIPTS)
+from benchlib import csvio, frames, report, scenarios  # noqa: E402
+
+
+def load_bench():
+    loader = importlib.machinery.SourceFileLoader("bench_cli", os.path.join(SCRIPTS, "bench"))
+    spec = importlib.util.spec_from_loader("bench_cli", loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+def framed(name, text):
+    lines = text.splitlines()
+    return f"=== file {name} lines={len(lines)} ===\n" + "".join(
+        f"{line}\n" for line in lines) + f"=== end {name} ===\n"
+
+
+ZONES = ("Node 0, zone      DMA\n        present  4000\n"
+         "Node 0, zone    DMA32\n        present  396000\n"
+         "Node 1, zone    DMA32\n        present  400000\n")
+FRAGMENTED = ("Node 0, zone DMA 0 0 0 0 0 0 1 1 0 1 3\n"
+              "Node 0, zone DMA32 4000 4000 0 0 0 0 0 0 0 0 0\n"
+              "Node 1, zone DMA32 4000 4000 0 0 0 0 0 0 0 0 0\n")
+COMPACTED = ("Node 0, zone DMA 0 0 0 0 0 0 1 1 0 1 3\n"
+             "Node 0, zone DMA32 0 0 0 0 0 0 0 0 0 0 6\n"
+             "Node 1, zone DMA32 0 0 0 0 0 0 0 0 0 0 6\n")
+
+
+def vmstat(free, stall, success, migrated):
+    return (f"nr_free_pages {free}\ncompact_stall {stall}\ncompact_success {success}\n"
+            f"compact_fail {stall - success}\npgmigrate_success {migrated}\n"
+            "thp_fault_alloc 0\nthp_fault_fallback 0\n")
+
+
+def workload_files(w, extra):
+    """The files bench-guest.sh sends for one workload."""
+    samples = "".join(f"T {10 + i * 0.05:.2f}\n" + "".join(
+        f"B {line}\n" for line in (FRAGMENTED if i < 30 else COMPACTED).splitlines())
+        for i in range(40))
+    files = {
+        f"{w}/vmstat_before.txt": vmstat(20000, 0, 0, 0),
+        f"{w}/vmstat_after.txt": vmstat(1000, 10, 8, 5120),
+        f"{w}/buddyinfo_before.txt": FRAGMENTED,
+        f"{w}/buddyinfo_after.txt": COMPACTED,
+        f"{w}/kthreads_before.txt": "kcompactd0 40 0 0 1000000\nkcompactd1 41 0 0 0\n",
+        f"{w}/kthreads_after.txt": "kcompactd0 40 1 2 5000000\nkcompactd1 41 0 0 0\n",
+        f"{w}/pcompact_before.txt": "",
+        f"{w}/pcompact_after.txt": "",
+        f"{w}/pcp_before.txt": "pcp_pages 480\n",
+        f"{w}/pcp_after.txt": "pcp_pages 0\n",
+        f"{w}/samples.txt": samples,
+        f"{w}/events.txt": "frag_start 2.00\nfrag_ready 9.00\nmech_on 10.50\n"
+                           "mech_ready 10.52\nalloc_start 11.00\nalloc_end 11.50\n",
+    }
+    files.update(extra)
+    return files
+
+
+def khugehog_extra():
+    samples = "index,t_ns,latency_ns,node,zone,success\n" + "".join(
+        f"{i},{i * 1000},{(i + 1) * 1500},0,DMA32,1\n" for i in range(10)) + \
+        "10,10000,900,-1,-,0\n"
+    return {
+        "khugehog/summary.txt": ("mode alloc\norder 9\ncount 10\nfailures 1\nattempts 11\n"
+                                 "stop_reason failures\nfree_pages_start 20000\n"
+                                 "allocated_pages 5120\nfree_share_pct 25.6\nmargin_pages 4000\n"
+                                 "min_us 1.5\np50_us 7.5\np95_us 15.0\nmax_us 15.0\n"
+                                 "mean_us 8.2\nstddev_us 4.3\n"),
+        "khugehog/samples.csv": samples,
+        "khugehog/map_before.csv": "region_pfn,mapped_pages\n0,128\n512,128\n",
+        "khugehog/map_after.csv": "region_pfn,mapped_pages\n0,256\n",
+        "khugehog/frag_out.txt": "frag: ready kept_pages=256\n",
+    }
+
+
+def guest_text(scenario="vanilla", drop=None):
+    files = {"env.txt": f"scenario {scenario}\nrelease 6.12.0-test\n"
+                        "cmdline console=ttyS0 init_on_alloc=0\n"
+                        "khugehog_args gfp=kernel stop_after_failures=100 keep_free_mb=16\n"
+                        "sample_s 0.040\n",
+             "zones.txt": ZONES}
+    files.update(workload_files("khugehog", khugehog_extra()))
+    text = "# bench: khugehog: fragmenting\n"
+    for name, content in files.items():
+        if name == drop:
+            text += f"=== file {name} lines=5 ===\nhalf\n"   # cut off: no end marker
+            continue
+        text += framed(name, content)
+    return text + "=== done ===\n# vm-run: exit 0\n"
+
+
+VANILLA = scenarios.select("vanilla", quick=True)[0]
+
+
+def test_build_scenario_summary(tmp_path):
+    guest = frames.split_frames(guest_text())
+    summary, files = report.build_scenario(VANILLA, guest)
+    k = summary["khugehog"]
+    assert summary["status"] == "ok" and summary["thresholds"] is None
+    assert k["count"] == 10 and k["failures"] == 1 and k["stop_reason"] == "failures"
+    # free memory counts the per-cpu pages: 5120 / (20000 + 480)
+    assert k["free_share_pct"] == pytest.approx(5120 / 20480 * 100, abs=1e-3)
+    assert k["khugehog_free_share_pct"] == 25.6
+    assert k["obtainable_share_pct"] == pytest.approx(5120 / 16480 * 100, abs=1e-3)
+    assert k["vmstat"]["compact_stall"] == 10 and k["vmstat"]["pgmigrate_success"] == 5120
+    assert k["derived"]["compaction_success_pct"] == 80.0
+    assert k["derived"]["migrated_per_hugepage"] == 512.0
+    assert k["cpu_ms"]["kcompactd"] == 4.0
+    assert k["latency"]["p50_us"] == 7.5
+    assert k["events_s"]["mech_on"] == -0.5 and k["alloc_s"] == 0.5
+    # DMA: 1 order-9 + 3 order-10 blocks = 7; compacted: + 6 order-10 blocks per DMA32
+    assert k["free_order9_blocks_before"] == 7 and k["free_order9_blocks_after"] == 31
+    # node 1: 400000 * 100 // (400000 + 1) = 99 (node 0: 0 + 396000 * 100 // 400001 = 98)
+    assert k["score"]["at_start"] == 99 and k["free_order9_blocks_at_start"] == 7
+    assert k["score"]["sample_hz"] == pytest.approx(20.0)
+
+    report.write_scenario(str(tmp_path), summary, files)
+    names = sorted(os.listdir(tmp_path))
+    for need in ("summary.json", "khugehog_samples.csv", "scores.csv", "buddyinfo_before.txt",
+                 "buddyinfo_after.txt", "vmstat_delta.csv", "map_before.csv",
+                 "map_after.csv", "kthreads_cpu.csv", "buddyinfo_samples.csv"):
+        assert need in names
+    rows = csvio.read_table(str(tmp_path / "scores.csv"), ["t_s", "node", "score"],
+                            numeric=["t_s", "node", "score"])
+    assert len(rows) == 80 and rows[0]["t_s"] == -1.0
+    delta = csvio.read_table(str(tmp_path / "vmstat_delta.csv"),
+                             ["counter", "before", "after", "delta"],
+                             numeric=["before", "after", "delta"])
+    assert {r["counter"]: r["delta"] for r in delta}["nr_free_pages"] == -19000
+    assert json.load(open(tmp_path / "summary.json"))["khugehog"]["count"] == 10
+
+
+def test_a_file_without_end_marker_fails_the_scenario():
+    guest = frames.split_frames(guest_text(drop="khugehog/vmstat_after.txt"))
+    with pytest.raises(report.ScenarioError, match="vmstat_after"):
+        report.build_scenario(VANILLA, guest)
+
+
+def test_a_guest_that_did_not_finish_fails_the_scenario():
+    text = guest_text().replace("=== done ===\n", "")
+    with pytest.raises(report.ScenarioError, match="did not finish"):
+        report.build_scenario(VANILLA, frames.split_frames(text))
+
+
+def test_malformed_raw_file_fails_the_scenario():
+    text = guest_text().replace("compact_stall 10", "compact_stall ten")
+    with pytest.raises(report.ScenarioError, match="vmstat"):
+        report.build_scenario(VANILLA, frames.split_frames(text))
+
+
+def test_write_failed_leaves_no_numbers(tmp_path):
+    s = report.write_failed(str(tmp_path / "kernel"), scenarios.BY_NAME["kernel"],
+                            "timeout", {"wall_s": 900.0})
+    assert s["status"] == "failed" and s["reason"] == "timeout"
+    assert sorted(os.listdir(tmp_path / "kernel")) == ["FAILED.txt", "summary.json"]
+
+
+# --- targets ------------------------------------------------------------------
+
+def khh(mean, p50, p95, count, migrated_per_hp, share=97.0):
+    return {"status": "ok", "khugehog": {
+        "latency": {"mean_us": mean, "p50_us": p50, "p95_us": p95}, "count": count,
+        "derived": {"migrated_per_hugepage": migrated_per_hp}, "free_share_pct": share,
+        "obtainable_share_pct": share + 2, "margin_share_pct": 3.0, "failures": 0,
+        "stop_reason": "margin"}}
+
+
+def test_targets_met_and_missed():
+    summaries = {"vanilla": khh(1000, 1000, 2000, 800, 150),
+                 "kernel": khh(600, 300, 2000, 1100, 120),
+                 "pcompact": khh(150, 100, 1900, 1100, 110, share=96.0),
+                 "manual": khh(160, 1, 80, 1000, 100),
+                 "pcompact-p80": khh(20, 3, 50, 1100, 130)}
+    targets = report.evaluate_targets(summaries)
+    met = {t["target"]: t["met"] for t in targets}
+    assert met["pcompact mean <= 0.5 x kernel mean"] is True       # 0.25 x
+    assert met["pcompact p50 <= 0.5 x kernel p50"] is True         # 0.33 x
+    assert met["pcompact p95 <= 1 x kernel p95"] is True
+    assert met["pcompact hugepages obtained >= kernel's"] is True
+    assert met["pcompact pages migrated per hugepage <= kernel's"] is True
+    assert met["pcompact mean >= 5 x lower than vanilla"] is True  # 6.7 x
+    assert met["pcompact p50 >= 5 x lower than vanilla"] is True   # 10 x
+    assert met["pcompact (proactiveness 80) p50 <= 2 x manual p50"] is False  # 3 x
+    assert met["pcompact obtains >= 95% of free memory as hugepages"] is True
+    missed = [t for t in targets if t["met"] is False]
+    assert len(missed) == 1 and missed[0]["why"]
+    assert all(t["why"] == "" for t in targets if t["met"])
+
+
+def test_targets_not_measured_without_the_scenarios():
+    targets = report.evaluate_targets({"vanilla": khh(1000, 1000, 2000, 800, 150),
+                                       "kernel": {"status": "failed"}})
+    assert all(t["met"] is None for t in targets)
+    assert "not measured" in targets[0]["why"] and "kernel" in targets[0]["why"]
+
+
+def test_readme_has_the_command_kernel_shape_and_tables(tmp_path):
+    guest = frames.split_frames(guest_text())
+    summary, _ = report.build_scenario(VANILLA, guest)
+    summary.update({"wall_s": 30.0, "host_load": 1.0})
+    summaries = {"vanilla": summary,
+                 "kernel": {"status": "failed", "reason": "timeout", "description": "k"}}
+    ctx = {"command": "scripts/bench --quick", "release": "6.12.0-test",
+           "date": "2026-01-01 00:00 UTC", "total_s": 90.0, "vm": "2048 MiB, 2 NUMA nodes",
+           "init_on_alloc": "0", "frag_args": "", "observe_s": 20, "tail_s": 1,
+           "idle_s": 5.0}
+    text = report.readme(ctx, summaries, ["vanilla", "kernel"],
+                         [("Latency", "plots/latency.png")],
+                         report.evaluate_targets(summaries))
+    for need in ("`scripts/bench --quick`", "6.12.0-test", "2048 MiB, 2 NUMA nodes",
+                 "2026-01-01", "init_on_alloc=0", "**FAILED**: timeout", "positive means better",
+                 "| Hugepages obtained | higher | 10 (0.00%) |", "![Latency](plots/latency.png)",
+                 "100 consecutive"):
+        assert need in text, need
+
+
+# --- the command line -----------------------------------------------------------
+
+def test_host_mode_refuses_without_confirmation(capsys):
+    bench = load_bench()
+    assert bench.main(["--host"]) == 2
+    err = capsys.readouterr().err
+    assert "--yes-fragment-all-memory" in err and "fragments all memory" in err
+
+
+def test_unknown_scenario_is_refused(capsys):
+    assert load_bench().main(["--scenarios", "vanilla,bogus"]) == 2
+    assert "bogus" in capsys.readouterr().err
+
+
+def test_guest_environment_and_command():
+    bench = load_bench()
+    args = bench.parse_args(["--quick"])
+    s = scenarios.select("pcompact", quick=True)[0]
+    env = bench.guest_env(args, s, 1024)
+    assert env["BENCH_MECH"] == "module" and env["BENCH_PROACTIVENESS"] == "20"
+    assert env["BENCH_WORKLOADS"] == "khugehog"
+    assert "stop_after_failures=100" in env["BENCH_KHH_ARGS"]
+    assert "keep_free_mb=16" in env["BENCH_KHH_ARGS"]
+    assert env["BENCH_SAMPLE_S"] == "0.040" and env["BENCH_IDLE_S"] == "5"
+    cmd = bench.guest_command(env)
+    assert cmd.endswith(" sh /pc/bench-guest.sh")
+    assert "BENCH_KHH_ARGS='gfp=kernel stop_after_failures=100 keep_free_mb=16'" in cmd
+
+
+def test_defaults_full_and_quick():
+    bench = load_bench()
+    full, quick = bench.parse_args([]), bench.parse_args(["--quick"])
+    assert full.mem == "3G" and full.nodes == 2 and full.cpus == 2 and full.accel == "tcg"
+    assert full.init_on_alloc == "0" and full.out.endswith("results")
+    assert quick.mem == "2G" and "bench-quick" in quick.out
+    assert [s.name for s in scenarios.select("", quick=False)] == scenarios.DEFAULT
+    assert all(s.workloads == ("khugehog",) for s in scenarios.select("", quick=True))
+    assert bench.mem_mib("3G") == 3072 and bench.mem_mib("1536M") == 1536
+
+
+def test_progress_estimate_scales_with_finished_scenarios():
+    bench = load_bench()
+    sel = scenarios.select("vanilla,kernel", quick=True)
+    p = bench.Progress(sel, observe_s=20, idle_s=5)
+    first = p.left(0, 0)
+    assert first == pytest.approx(2 * p.estimate(sel[0]))
+    p.done.append((p.estimate(sel[0]), 2 * p.estimate(sel[0])))   # twice as slow
+    assert p.left(1, 0) == pytest.approx(2 * p.estimate(sel[1]))
+
+
+def test_guest_script_is_valid_shell():
+    busybox = shutil.which("busybox")
+    if not busybox:
+        pytest.skip("no busybox")
+    rc = subprocess.run([busybox, "sh", "-n", os.path.join(SCRIPTS, "bench-guest.sh")])
+    assert rc.returncode == 0
+
+
+def test_report_only_rebuilds_readme_and_plots(tmp_path):
+    bench = load_bench()
+    release_dir = tmp_path / "6.12.0-test"
+    summary, files = report.build_scenario(VANILLA, frames.split_frames(guest_text()))
+    report.write_scenario(str(release_dir / "vanilla"), summary, files)
+    ctx = {"command": "scripts/bench", "release": "6.12.0-test", "date": "2026-01-01",
+           "total_s": 60.0, "vm": "3072 MiB", "init_on_alloc": "0", "frag_args": "",
+           "observe_s": 45, "tail_s": 1, "idle_s": 10.0, "order": ["vanilla"]}
+    (release_dir / "run.json").write_text(json.dumps(ctx))
+    args = bench.parse_args(["--out", str(tmp_path)])
+    assert bench.report_only(args, "6.12.0-test") == 0
+    text = (release_dir / "README.md").read_text()
+    for plot in ("latency_percentiles.png", "latency_scatter.png", "scores_khugehog.png",
+                 "free_blocks_khugehog.png", "occupancy.png"):
+        assert (release_dir / "plots" / plot).stat().st_size > 1000, plot
+        assert f"(plots/{plot})" in text
