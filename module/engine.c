@@ -68,8 +68,12 @@ struct pcompact_unit {
 	unsigned int cost;
 };
 
-/* The longest run emptied in one call: 16 pairs, 64 MB on x86. */
-#define PCOMPACT_RUN_MAX_PAIRS		16
+/*
+ * The longest run emptied in one call: 64 pairs, 256 MB on x86.  Longer runs
+ * mean fewer pages moved twice and fewer all-CPU drains; the target and the
+ * free-memory room cut a run down anyway.
+ */
+#define PCOMPACT_RUN_MAX_PAIRS		64
 
 /*
  * Headroom the engine keeps above the zone's high watermark, in pages, on top
@@ -380,9 +384,15 @@ static void pcompact_engine_contig_zone(struct pcompact_round *round,
 		} else if (err) {
 			round->failed_blocks += nr_blocks;
 		}
+		/* Keep the sysfs score current while a long round runs. */
+		WRITE_ONCE(pcompact_node(round->nid)->score,
+			   pcompact_score_node(round->nid, round->order));
 		try_to_freeze();
 		cond_resched();
 	}
+	if (i == n && round->stop_reason == PCOMPACT_IDLE &&
+	    pcompact_zone_blocks_to_target(zone, round))
+		round->exhausted = true;
 	kvfree(units);
 }
 

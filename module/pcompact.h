@@ -144,6 +144,8 @@ void pcompact_score_wmarks(struct pcompact_wmarks *wmarks);
  * @skipped_unmovable:	out: blocks passed over for unmovable pages.
  * @stop_reason:	out: why the round ended early (a PCOMPACT_* state), or
  *			PCOMPACT_IDLE when it reached its target or ran out of work.
+ * @exhausted:		out: a zone still short of its target had no block left
+ *			to try, so another round now would find nothing either.
  */
 struct pcompact_round {
 	int nid;
@@ -155,6 +157,7 @@ struct pcompact_round {
 	unsigned long failed_blocks;
 	unsigned long skipped_unmovable;
 	int stop_reason;
+	bool exhausted;
 };
 
 int pcompact_engine_check(int engine);
