@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: GPL-2.0
+# Seed 001's contrast: on memory fragmented by frag, khugehog's allocations
+# go through direct compaction; after one echo 1 > compact_memory they do
+# not, and their latency drops.  The test asserts on the mechanism (direct
+# compaction stalls per allocation, from /proc/vmstat), which does not
+# depend on the host's speed, and prints the latencies beside it (which
+# here include Debian's init_on_alloc zeroing of every 2 MB page: the
+# benchmark boots with init_on_alloc=0 to show the seed's contrast).
+TIMEOUT=300
+. /pc/tests/vm/lib.sh
+
+echo 0 > /proc/sys/vm/compaction_proactiveness
+start_frag
+run_khugehog() {
+	stalls0=$(vmstat compact_stall)
+	insmod /pc/khugehog/khugehog.ko max=200 || fail "insmod khugehog"
+	count=$(awk '$1 == "count" { print $2 }' /proc/khugehog/summary)
+	p50=$(awk '$1 == "p50_us" { print $2 }' /proc/khugehog/summary)
+	mean=$(awk '$1 == "mean_us" { print $2 }' /proc/khugehog/summary)
+	stalls=$(( $(vmstat compact_stall) - stalls0 ))
+	rmmod khugehog || fail "rmmod khugehog"
+	[ "$count" -gt 0 ] || fail "khugehog allocated nothing"
+}
+run_khugehog
+note "fragmented: $count hugepages, $stalls direct compaction stalls, p50 ${p50} us, mean ${mean} us"
+frag_stalls=$stalls frag_count=$count frag_p50=$p50
+# Most allocations must have stalled: frag left (almost) no free 2 MB block.
+[ $((frag_stalls * 2)) -ge "$frag_count" ] ||
+	fail "only $frag_stalls stalls for $frag_count hugepages on fragmented memory"
+
+# The memory khugehog gave back is whole 2 MB blocks again: fragment anew.
+stop_frag || fail "frag exit"
+start_frag
+echo 1 > /proc/sys/vm/compact_memory
+run_khugehog
+note "after compact_memory: $count hugepages, $stalls direct compaction stalls, p50 ${p50} us, mean ${mean} us (fragmented p50 ${frag_p50} us)"
+[ $((stalls * 10)) -le "$count" ] ||
+	fail "$stalls stalls for $count hugepages after compact_memory"
+stop_frag || fail "frag exit"
+echo 20 > /proc/sys/vm/compaction_proactiveness
+check_dmesg_clean
