@@ -29,6 +29,7 @@ BUILD := $(TOP)/build/$(KREL)
 endif
 
 .PHONY: all modules pcompact khugehog frag check bench soak install uninstall \
+	pcompact-faults \
 	dkms-src style kernels clean help
 
 all: modules frag
@@ -54,9 +55,28 @@ khugehog:
 frag:
 	$(MAKE) -C frag
 
+# The test build with fault injection (module/fault.h), in its own directory
+# build/<release>/module-faults/ so it can never be mistaken for the real
+# module.  Resolves KVER itself, like the targets above.
+pcompact-faults:
+	@info=$$(scripts/kernel-dir $(KVER)) && [ -n "$$info" ] || \
+		{ echo "cannot find headers for KVER='$(KVER)': see scripts/kernel-dir"; exit 1; }; \
+	set -e; rel=$${info%% *}; kdir=$${info#* }; b=$(TOP)/build/$$rel; \
+	mkdir -p $$b/module-faults; cp -p module/Kbuild module/*.[ch] $$b/module-faults/; \
+	cp dkms.conf $$b/dkms.conf; \
+	$(MAKE) -C $$kdir M=$$b/module-faults W=$(W) PCOMPACT_FAULT_INJECTION=y modules; \
+	echo "built $$b/module-faults/pcompact.ko (fault injection: test builds only)"
+
 check:
 	@scripts/ensure-deps
 	@/usr/bin/python3 scripts/check $(if $(KVERS),--kernels "$(KVERS)") $(if $(TESTS),--tests "$(TESTS)")
+
+# The long soak (tests/vm/9x-soak.sh) on both kernels, outside make check,
+# which runs a one-minute version of it.  SOAK_MINUTES=N for another length.
+soak:
+	@scripts/ensure-deps
+	@/usr/bin/python3 scripts/check --vm-only --soak-minutes $(or $(SOAK_MINUTES),10) \
+		--tests '9?-soak' $(if $(KVERS),--kernels "$(KVERS)")
 
 bench:
 	@scripts/ensure-deps

@@ -18,6 +18,7 @@
 #include <linux/kthread.h>
 #include <linux/memory.h>
 #include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
@@ -25,6 +26,7 @@
 #include <linux/wait.h>
 
 #include "compat.h"
+#include "fault.h"
 #include "pcompact.h"
 #include "trace.h"
 
@@ -137,8 +139,12 @@ static void pcompactd_round(struct pcompact_node *pn, unsigned int score,
 		pcompact_set_state(pn, round.stop_reason);
 		return;
 	}
-	if (after >= score) {
-		/* As upstream: no progress, so wait 2^max_defer_shift intervals. */
+	if (after >= score || round.exhausted) {
+		/*
+		 * As upstream, no progress waits 2^max_defer_shift intervals; so
+		 * does a round that ran out of movable blocks before its target
+		 * (unmovable fragmentation): the next would find nothing either.
+		 */
 		unsigned long defer_ms = (unsigned long)READ_ONCE(pcompact_interval_ms)
 					 << READ_ONCE(pcompact_max_defer_shift);
 
@@ -221,8 +227,10 @@ static int pcompact_start_thread(struct pcompact_node *pn)
 {
 	const struct cpumask *cpus = cpumask_of_node(pn->nid);
 	struct task_struct *task;
+	int err = pcompact_fault(PCOMPACT_FAULT_KTHREAD);
 
-	task = kthread_create_on_node(pcompactd, pn, pn->nid, "pcompactd%d", pn->nid);
+	task = err ? ERR_PTR(err) :
+	       kthread_create_on_node(pcompactd, pn, pn->nid, "pcompactd%d", pn->nid);
 	if (IS_ERR(task)) {
 		pr_err("cannot create pcompactd%d: %ld\n", pn->nid, PTR_ERR(task));
 		return PTR_ERR(task);
@@ -321,10 +329,17 @@ static void pcompact_free_nodes(void)
 {
 	int nid;
 
+	/*
+	 * A parameter write can run during module exit (the parameter files
+	 * go only after it) and wake the nodes: wait for it to finish, and
+	 * let later ones find no node.
+	 */
+	kernel_param_lock(THIS_MODULE);
 	for_each_node(nid) {
 		kfree(pcompact_nodes[nid]);
 		WRITE_ONCE(pcompact_nodes[nid], NULL);
 	}
+	kernel_param_unlock(THIS_MODULE);
 }
 
 static int pcompact_alloc_nodes(void)
@@ -332,7 +347,8 @@ static int pcompact_alloc_nodes(void)
 	int nid;
 
 	for_each_node(nid) {
-		struct pcompact_node *pn = kzalloc(sizeof(*pn), GFP_KERNEL);
+		struct pcompact_node *pn = pcompact_fault(PCOMPACT_FAULT_ALLOC) ? NULL :
+					   kzalloc(sizeof(*pn), GFP_KERNEL);
 
 		if (!pn) {
 			pcompact_free_nodes();
@@ -382,7 +398,8 @@ static int __init pcompact_init(void)
 		if (err)
 			goto err_hooks;
 	}
-	err = register_memory_notifier(&pcompact_memory_nb);
+	err = pcompact_fault(PCOMPACT_FAULT_NOTIFIER) ?:
+	      register_memory_notifier(&pcompact_memory_nb);
 	if (err)
 		goto err_takeover;
 

@@ -23,6 +23,7 @@
 #include <linux/topology.h>
 #include <linux/tracepoint.h>
 
+#include "fault.h"
 #include "pcompact.h"
 
 static struct pcompact_node *pcompact_hooks_node(int nid)
@@ -115,7 +116,8 @@ static void pcompact_hooks_attach_stalls(void)
 		/* Compaction sleeps: allow for many stalls in flight. */
 		pcompact_stall_probe.maxactive = max(40U, 2 * num_possible_cpus());
 		pcompact_stall_probe.kp.symbol_name = pcompact_stall_symbols[i];
-		pcompact_stall_err = register_kretprobe(&pcompact_stall_probe);
+		pcompact_stall_err = pcompact_fault(PCOMPACT_FAULT_KPROBE) ?:
+				     register_kretprobe(&pcompact_stall_probe);
 		if (!pcompact_stall_err) {
 			pcompact_stall_symbol = pcompact_stall_symbols[i];
 			return;
@@ -140,6 +142,8 @@ int pcompact_hooks_init(void)
 	for (i = 0; i < ARRAY_SIZE(pcompact_tracepoints); i++) {
 		struct pcompact_tracepoint_hook *hook = &pcompact_tracepoints[i];
 
+		if (pcompact_fault(PCOMPACT_FAULT_TRACEPOINT))
+			hook->tp = NULL;
 		hook->err = hook->tp ? tracepoint_probe_register(hook->tp, hook->probe, NULL)
 				     : -ENOENT;
 		if (hook->err)

@@ -278,8 +278,8 @@ static int pcompact_param_set_nodes(const char *val,
 				    const struct kernel_param *kp)
 {
 	int len = pcompact_param_len(val);
-	nodemask_t mask;
-	int nid;
+	nodemask_t mask, old;
+	int nid, err;
 
 	if (sysfs_streq(val, "all")) {
 		mask = NODE_MASK_ALL;
@@ -300,9 +300,18 @@ static int pcompact_param_set_nodes(const char *val,
 			}
 		}
 	}
+	old = pcompact_nodemask;
 	pcompact_nodemask = mask;
-	if (pcompact_is_live())
-		pcompact_apply_nodes();
+	if (pcompact_is_live()) {
+		err = pcompact_apply_nodes();
+		if (err) {
+			/* A thread could not start: go back to the old nodes. */
+			pr_err("nodes: cannot start a pcompactd (%d); nodes unchanged\n", err);
+			pcompact_nodemask = old;
+			pcompact_apply_nodes();
+			return err;
+		}
+	}
 	return 0;
 }
 

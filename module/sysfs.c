@@ -19,6 +19,7 @@
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 
+#include "fault.h"
 #include "pcompact.h"
 
 static struct kobject *pcompact_kobj;
@@ -229,7 +230,8 @@ int pcompact_sysfs_init(void)
 	pcompact_kobj = kobject_create_and_add("pcompact", kernel_kobj);
 	if (!pcompact_kobj)
 		return -ENOMEM;
-	err = sysfs_create_group(pcompact_kobj, &pcompact_top_group);
+	err = pcompact_fault(PCOMPACT_FAULT_SYSFS) ?:
+	      sysfs_create_group(pcompact_kobj, &pcompact_top_group);
 	if (err)
 		goto err;
 	for_each_node(nid) {
@@ -241,7 +243,8 @@ int pcompact_sysfs_init(void)
 			err = -ENOMEM;
 			goto err;
 		}
-		err = sysfs_create_group(pn->kobj, &pcompact_node_group);
+		err = pcompact_fault(PCOMPACT_FAULT_SYSFS) ?:
+		      sysfs_create_group(pn->kobj, &pcompact_node_group);
 		if (err)
 			goto err;
 	}

@@ -170,6 +170,7 @@ fill_tmpfs() {
 			tmpfs "$1" || return 1
 	_ft_n=$(ls "$1" | wc -l)
 	while ! eval "$2"; do
+		# shellcheck disable=SC2046
 		set -- "$1" "$2" "${3:-}" $(fill_room_kb)
 		# At the floor: give what was woken (kswapd) a moment to show.
 		[ "$4" -gt "$5" ] || { wait_for "$2" 10; return; }

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pcompact fault injection: make a setup step fail on purpose, so the tests
+ * can watch every error path of module load run.
+ *
+ * Only test builds have it: `make pcompact-faults` builds the module with
+ * PCOMPACT_FAULT_INJECTION=y, which defines CONFIG_PCOMPACT_FAULT_INJECTION
+ * and links fault.c, whose module parameters choose the steps that fail
+ * (modinfo build/<release>/module-faults/pcompact.ko).  In the production
+ * build pcompact_fault() is a constant 0 and every call site compiles to
+ * the plain call it guards.
+ */
+#ifndef PCOMPACT_FAULT_H
+#define PCOMPACT_FAULT_H
+
+/* The setup steps that can be made to fail, in the order init runs them. */
+enum pcompact_fault_step {
+	PCOMPACT_FAULT_ALLOC,		/* allocating a node's state */
+	PCOMPACT_FAULT_SYSFS,		/* a /sys/kernel/pcompact attribute group */
+	PCOMPACT_FAULT_KPROBE,		/* registering the direct-compaction kretprobe */
+	PCOMPACT_FAULT_TRACEPOINT,	/* finding a kernel tracepoint by name */
+	PCOMPACT_FAULT_NOTIFIER,	/* registering the memory hotplug notifier */
+	PCOMPACT_FAULT_KTHREAD,		/* creating a pcompactd thread */
+	PCOMPACT_NR_FAULT_STEPS,
+};
+
+#ifdef CONFIG_PCOMPACT_FAULT_INJECTION
+int pcompact_fault(enum pcompact_fault_step step);
+#else
+/**
+ * pcompact_fault() - whether a setup step is to fail now (test builds only).
+ * @step:	the step about to run.
+ *
+ * Return: 0 to run the step, or the negative errno it is to fail with.
+ */
+static inline int pcompact_fault(enum pcompact_fault_step step)
+{
+	return 0;
+}
+#endif
+
+#endif /* PCOMPACT_FAULT_H */

@@ -1,0 +1,82 @@
+# SPDX-License-Identifier: GPL-2.0
+# pcompact keeps its headroom: on a fragmented node held at its low
+# watermark (a little above min, below high + 1024 pages) by a tmpfs that
+# keeps writing there, the engine starts no block at all (blocks_freed and
+# failed_blocks stay 0 although rounds run), the node's free memory never
+# falls below its min watermark and nothing is OOM-killed.  Once the memory
+# is given back, the same node compacts, and frag --verify finds every
+# page it keeps intact.
+TIMEOUT=600
+. /pc/tests/vm/lib.sh
+
+BOOST=/proc/sys/vm/watermark_boost_factor
+old_boost=$(cat $BOOST)
+HOLD=/tmp/hold
+cleanup() {
+	unfill_tmpfs $HOLD
+	echo "$old_boost" > $BOOST
+}
+trap cleanup EXIT
+# No watermark boosting: it would wake kswapd on fragmentation events, and
+# pcompact (rightly) backs off from kswapd, which is not what is tested here.
+echo 0 > $BOOST
+nid=$(nodes_with_memory | tail -n 1)
+[ "$(nodes_with_memory | wc -l)" -ge 2 ] || skip "needs a second node to take the overflow"
+
+insmod /pc/module/pcompact.ko enabled=0 proactiveness=100 interval_ms=100 \
+	max_defer_shift=0 nodes="$nid" || fail "insmod"
+start_frag --verify
+# Hold node $nid's free memory at its low watermark: a tmpfs preferring the
+# node is written until the node is at low + 4 MB, after which the page
+# allocator takes the node's free memory only down to low and sends the
+# rest to the other node, without waking kswapd.  Huge pages first
+# (huge=always), so the free 2 MB blocks frag left go before its holes do,
+# and what stays free on the node is fragmented.
+min=$(zone_field "$nid" min)
+low=$(zone_field "$nid" low)
+high=$(zone_field "$nid" high)
+fill_tmpfs $HOLD "[ \$(zone_field $nid free) -le $((low + 1024)) ]" "mpol=prefer:$nid,huge=always" ||
+	fail "could not bring node $nid down to its low watermark: free $(zone_field "$nid" free) pages"
+free=$(zone_field "$nid" free)
+note "node $nid: free $free pages, watermarks min $min low $low high $high," \
+	"pcompact's headroom $((high + 1024)) + the unit; held in tmpfs $(du -sk $HOLD | cut -f1) kB"
+[ "$free" -lt $((high + 1024)) ] || fail "node $nid free $free is not below the headroom"
+[ "$(node_stat "$nid" score)" -gt 10 ] || fail "node $nid score $(node_stat "$nid" score): nothing to compact"
+
+# Compact: rounds run (the score is far above the high threshold, 10) and
+# find every block too dear for the headroom.
+rounds0=$(node_stat "$nid" rounds)
+echo 1 > $PC_PARAM/enabled
+lowest=$free
+held() {
+	f=$(zone_field "$nid" free)
+	[ "$f" -ge "$lowest" ] || lowest=$f
+	# Keep the node held: what kernel threads freed meanwhile is taken again.
+	[ "$f" -le $((low + 2048)) ] && return 1
+	dd if=/dev/zero of=$HOLD/top$f bs=1M count=4 2>/dev/null
+	return 1
+}
+worked() { [ "$(node_stat "$nid" blocks_freed)" != 0 ] || [ "$(node_stat "$nid" failed_blocks)" != 0 ]; }
+# A measurement window: 20 rounds of compaction wanted and not done.
+wait_for "held || worked || [ \$(node_stat $nid rounds) -ge $((rounds0 + 20)) ]" 120 ||
+	fail "node $nid: only $(( $(node_stat "$nid" rounds) - rounds0 )) rounds in 120 s" \
+		"(state $(node_stat "$nid" state), backoffs_kswapd $(node_stat "$nid" backoffs_kswapd))"
+note "node $nid after $(( $(node_stat "$nid" rounds) - rounds0 )) rounds: blocks_freed" \
+	"$(node_stat "$nid" blocks_freed), failed_blocks $(node_stat "$nid" failed_blocks)," \
+	"deferrals $(node_stat "$nid" deferrals), free at least $lowest pages (min $min)," \
+	"state $(node_stat "$nid" state), score $(node_stat "$nid" score)"
+worked && fail "node $nid: the engine worked below its headroom"
+[ "$lowest" -ge "$min" ] || fail "node $nid free fell to $lowest pages, below its min watermark $min"
+dmesg | grep -q -i -E 'out of memory|oom-kill|invoked oom-killer' && fail "the OOM killer ran"
+kill -0 "$FRAG_PID" || fail "frag died"
+
+# Memory back: the same node compacts now.
+unfill_tmpfs $HOLD
+wait_for "[ \$(node_stat $nid blocks_freed) -gt 0 ]" 120 ||
+	fail "node $nid: no block freed with the memory back (free $(zone_field "$nid" free))"
+note "node $nid with the memory back: blocks_freed $(node_stat "$nid" blocks_freed)"
+echo 0 > $PC_PARAM/enabled
+stop_frag || { cat "$FRAG_OUT"; fail "frag exit"; }
+grep -q '^frag: verify ok' "$FRAG_OUT" || fail "frag verify: $(grep '^frag: verify' "$FRAG_OUT")"
+rmmod pcompact || fail "rmmod"
+check_dmesg_clean
