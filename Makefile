@@ -71,12 +71,13 @@ check:
 	@scripts/ensure-deps
 	@/usr/bin/python3 scripts/check $(if $(KVERS),--kernels "$(KVERS)") $(if $(TESTS),--tests "$(TESTS)")
 
-# The long soak (tests/vm/9x-soak.sh) on both kernels, outside make check,
-# which runs a one-minute version of it.  SOAK_MINUTES=N for another length.
+# The long soak (tests/vm/9x-soak.sh) and the full 50 modprobe cycles (52)
+# on both kernels, outside make check, which runs a one-minute soak and 15
+# cycles.  SOAK_MINUTES=N for another length.
 soak:
 	@scripts/ensure-deps
 	@/usr/bin/python3 scripts/check --vm-only --soak-minutes $(or $(SOAK_MINUTES),10) \
-		--tests '9?-soak' $(if $(KVERS),--kernels "$(KVERS)")
+		--tests '9?-soak 52-*' $(if $(KVERS),--kernels "$(KVERS)")
 
 bench:
 	@scripts/ensure-deps

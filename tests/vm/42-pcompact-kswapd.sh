@@ -5,7 +5,9 @@
 TIMEOUT=400
 . /pc/tests/vm/lib.sh
 
-insmod /pc/module/pcompact.ko enabled=0 interval_ms=50 || fail "insmod"
+# Sample every 10 ms: kswapd works in bursts, and the back-off needs it in
+# two consecutive samples.
+insmod /pc/module/pcompact.ko enabled=0 interval_ms=10 || fail "insmod"
 start_frag
 # Swap only now: with swap during frag's run kswapd would undo its layout.
 zram_swap 1G
