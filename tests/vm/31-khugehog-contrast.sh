@@ -12,8 +12,10 @@ TIMEOUT=300
 echo 0 > /proc/sys/vm/compaction_proactiveness
 start_frag
 run_khugehog() {
+	free0=$(free_blocks_at_least 9)
 	stalls0=$(vmstat compact_stall)
-	insmod /pc/khugehog/khugehog.ko max=200 || fail "insmod khugehog"
+	# Past one failure: a compaction deferral alone must not end the run.
+	insmod /pc/khugehog/khugehog.ko max=200 stop_after_failures=100 || fail "insmod khugehog"
 	count=$(awk '$1 == "count" { print $2 }' /proc/khugehog/summary)
 	p50=$(awk '$1 == "p50_us" { print $2 }' /proc/khugehog/summary)
 	mean=$(awk '$1 == "mean_us" { print $2 }' /proc/khugehog/summary)
@@ -22,11 +24,13 @@ run_khugehog() {
 	[ "$count" -gt 0 ] || fail "khugehog allocated nothing"
 }
 run_khugehog
-note "fragmented: $count hugepages, $stalls direct compaction stalls, p50 ${p50} us, mean ${mean} us"
-frag_stalls=$stalls frag_count=$count frag_p50=$p50
-# Most allocations must have stalled: frag left (almost) no free 2 MB block.
-[ $((frag_stalls * 2)) -ge "$frag_count" ] ||
-	fail "only $frag_stalls stalls for $frag_count hugepages on fragmented memory"
+note "fragmented: $count hugepages, $free0 free 2 MB blocks before, $stalls direct compaction stalls, p50 ${p50} us, mean ${mean} us"
+frag_p50=$p50
+# frag leaves its margin free: the allocations beyond those blocks need
+# compaction, and most of them stall in it.
+[ "$count" -gt "$free0" ] || fail "frag left $free0 free 2 MB blocks: not fragmented"
+[ $((stalls * 2)) -ge $((count - free0)) ] ||
+	fail "only $stalls stalls for $((count - free0)) hugepages beyond the free blocks"
 
 # The memory khugehog gave back is whole 2 MB blocks again: fragment anew.
 stop_frag || fail "frag exit"
