@@ -111,6 +111,8 @@ pids="$pids $!"
 pids="$pids $!"
 
 # --- parameters: one random write a second (the workload's rate) ---
+# The first node that is not possible (memory hotplug may add possible nodes).
+nonode=$(( $(sed 's/.*[-,]//' /sys/devices/system/node/possible) + 1 ))
 (
 	n=0
 	bad=0
@@ -131,7 +133,7 @@ pids="$pids $!"
 		16) p=order v=$((8 + RANDOM % 3)) ;;
 		17) p=proactiveness v=$((101 + RANDOM % 1000)) ;;
 		18) p=interval_ms v=$((RANDOM % 10)) ;;
-		19) p=nodes v=$((2 + RANDOM % 100)) ;;
+		19) p=nodes v=$((nonode + RANDOM % 100)) ;;
 		esac
 		if echo "$v" > $PC_PARAM/$p 2>/dev/null; then
 			[ $r -ge 17 ] && wfail "param write $n: bad $p=$v accepted"
