@@ -289,15 +289,19 @@ def test_guest_script_is_valid_shell():
     assert rc.returncode == 0
 
 
-def test_report_only_rebuilds_readme_and_plots(tmp_path):
-    bench = load_bench()
-    release_dir = tmp_path / "6.12.0-test"
+def write_vanilla_run(release_dir):
     summary, files = report.build_scenario(VANILLA, frames.split_frames(guest_text()))
     report.write_scenario(str(release_dir / "vanilla"), summary, files)
     ctx = {"command": "scripts/bench", "release": "6.12.0-test", "date": "2026-01-01",
            "total_s": 60.0, "vm": "3072 MiB", "init_on_alloc": "0", "frag_args": "",
            "observe_s": 45, "tail_s": 1, "idle_s": 10.0, "order": ["vanilla"]}
     (release_dir / "run.json").write_text(json.dumps(ctx))
+
+
+def test_report_only_rebuilds_readme_and_plots(tmp_path):
+    bench = load_bench()
+    release_dir = tmp_path / "6.12.0-test"
+    write_vanilla_run(release_dir)
     args = bench.parse_args(["--out", str(tmp_path)])
     assert bench.report_only(args, "6.12.0-test") == 0
     text = (release_dir / "README.md").read_text()
@@ -305,3 +309,23 @@ def test_report_only_rebuilds_readme_and_plots(tmp_path):
                  "free_blocks_khugehog.png", "occupancy.png"):
         assert (release_dir / "plots" / plot).stat().st_size > 1000, plot
         assert f"(plots/{plot})" in text
+
+
+@pytest.mark.parametrize("damage", ["truncated", "empty", "bad header"])
+def test_report_only_fails_on_a_damaged_csv(tmp_path, capsys, damage):
+    bench = load_bench()
+    release_dir = tmp_path / "6.12.0-test"
+    write_vanilla_run(release_dir)
+    samples = release_dir / "vanilla" / "khugehog_samples.csv"
+    text = samples.read_text()
+    samples.write_text({"truncated": text[:len(text) // 2].rstrip("\n"), "empty": "",
+                        "bad header": "a,b\n1,2\n"}[damage])
+    args = bench.parse_args(["--out", str(tmp_path)])
+    assert bench.report_only(args, "6.12.0-test") == 1
+    err = capsys.readouterr().err
+    assert "khugehog_samples.csv" in err and "Traceback" not in err
+    assert "latency_scatter.png" in err
+    # What could be drawn still is: the README goes without the bad plots.
+    text = (release_dir / "README.md").read_text()
+    assert "(plots/latency_scatter.png)" not in text
+    assert "(plots/scores_khugehog.png)" in text
