@@ -28,10 +28,13 @@ orig=$(cat $SYSCTL)
 wfail() { echo "$*" >> $S/fail; exit 1; }
 stopping() { [ -e $S/stop ]; }
 pids=""
+# On an early exit: stop the workers and the trace event.  After a full
+# run there is nothing left to stop (the module is gone, $S removed).
 cleanup() {
+	[ -d $S ] || return 0
 	touch $S/stop
 	for p in $pids; do wait "$p"; done
-	echo 0 > $T/events/pcompact/enable 2>/dev/null
+	[ -e $T/events/pcompact/enable ] && echo 0 > $T/events/pcompact/enable
 }
 trap cleanup EXIT
 
