@@ -128,9 +128,9 @@ assert_pcompact_gone "$orig" "fault=bogus"
 # the kernel when kswapd wakes).
 insmod $KO || fail "insmod without faults"
 grep -c ' attached$' $PC_SYS/hooks | grep -qx 3 || fail "hooks: $(cat $PC_SYS/hooks)"
-before=$(cat $PC_SYS/node*/kswapd_wakes | awk '{ s += $1 } END { print s }')
+before=$(node_stat_sum kswapd_wakes)
 wake_kswapd || fail "could not wake kswapd"
-wait_for "[ \$(cat $PC_SYS/node*/kswapd_wakes | awk '{ s += \$1 } END { print s }') -gt $before ]" 30 ||
+wait_for "[ \$(node_stat_sum kswapd_wakes) -gt $before ]" 30 ||
 	fail "the kswapd hook saw no wakeup"
 rmmod pcompact || fail "rmmod"
 assert_pcompact_gone "$orig" "the last rmmod"

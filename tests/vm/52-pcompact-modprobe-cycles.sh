@@ -70,7 +70,7 @@ while [ $i -lt $CYCLES ]; do
 	else
 		note "cycle $i: no round caught running (states $(cat $PC_SYS/node*/state | tr '\n' ' '))"
 	fi
-	rounds=$(cat $PC_SYS/node*/rounds | awk '{ s += $1 } END { print s }')
+	rounds=$(node_stat_sum rounds)
 	modprobe -r pcompact || fail "cycle $i: modprobe -r"
 	assert_pcompact_gone "$orig" "cycle $i"
 	[ $((i % 10)) != 0 ] || note "cycle $i at $(cut -d. -f1 /proc/uptime) s:" \

@@ -64,8 +64,8 @@ note "soaking for $MINUTES minutes"
 		[ -e $S/frag.ready ] || wfail "frag cycle $n: exited early: $(tail -n 3 $FRAG_OUT)"
 		# Hold while pcompact moves the pages: until it freed 64 more
 		# blocks, 60 s passed or the soak ends (the workload's rhythm).
-		b0=$(cat $PC_SYS/node*/blocks_freed | awk '{ s += $1 } END { print s }')
-		wait_for "stopping || [ \$(cat $PC_SYS/node*/blocks_freed | awk '{ s += \$1 } END { print s }') -ge $((b0 + 64)) ]" 60
+		b0=$(node_stat_sum blocks_freed)
+		wait_for "stopping || [ \$(node_stat_sum blocks_freed) -ge $((b0 + 64)) ]" 60
 		kill -USR1 $FRAG_PID
 		wait_for "grep -q '^frag: verify .*when=sigusr1' $FRAG_OUT" 300 ||
 			wfail "frag cycle $n: no verify after SIGUSR1"
@@ -163,8 +163,8 @@ while [ "$(date +%s)" -lt $deadline ]; do
 	[ -s $S/fail ] && fail "$(cat $S/fail)"
 	now=$(sample)
 	echo "$prev|$now" | awk -F'|' -v names="$COUNTERS" '
-		{ n = split($1, a, " "); split($2, b, " "); split(names, c, " ")
-		  for (i = 1; i <= n; i++) if (b[i] + 0 < a[i] + 0) { print "counter " c[(i - 1) % 13 + 1] " went from " a[i] " to " b[i]; bad = 1 }
+		{ n = split($1, a, " "); split($2, b, " "); m = split(names, c, " ")
+		  for (i = 1; i <= n; i++) if (b[i] + 0 < a[i] + 0) { print "counter " c[(i - 1) % m + 1] " went from " a[i] " to " b[i]; bad = 1 }
 		  exit bad }' || fail "a counter went backwards"
 	for nid in $(nodes_with_memory); do
 		d=$PC_SYS/node$nid

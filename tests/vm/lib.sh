@@ -59,6 +59,9 @@ PC_PARAM=/sys/module/pcompact/parameters
 # node_stat NID FILE: one pcompact sysfs value of a node.
 node_stat() { cat "$PC_SYS/node$1/$2"; }
 
+# node_stat_sum NAME: one pcompact node counter summed over every node.
+node_stat_sum() { cat "$PC_SYS"/node*/"$1" | awk '{ s += $1 } END { print s }'; }
+
 # unusable_index NID ZONE ORDER: the kernel's unusable index (debugfs) of a
 # zone at an order, times 100 and truncated, as an integer.
 unusable_index() {
