@@ -18,7 +18,7 @@ W ?= 1
 
 # Resolve KVER to a release and a headers directory only for targets that
 # build kernel code, so `make check` and `make clean` need no kernel here.
-ifneq ($(filter all modules pcompact khugehog,$(or $(MAKECMDGOALS),all)),)
+ifneq ($(filter all modules pcompact khugehog pcompact-faults,$(or $(MAKECMDGOALS),all)),)
 KVER_INFO := $(shell scripts/kernel-dir $(KVER))
 ifeq ($(KVER_INFO),)
 $(error cannot find headers for KVER='$(KVER)': see scripts/kernel-dir)
@@ -57,15 +57,12 @@ frag:
 
 # The test build with fault injection (module/fault.h), in its own directory
 # build/<release>/module-faults/ so it can never be mistaken for the real
-# module.  Resolves KVER itself, like the targets above.
+# module.
 pcompact-faults:
-	@info=$$(scripts/kernel-dir $(KVER)) && [ -n "$$info" ] || \
-		{ echo "cannot find headers for KVER='$(KVER)': see scripts/kernel-dir"; exit 1; }; \
-	set -e; rel=$${info%% *}; kdir=$${info#* }; b=$(TOP)/build/$$rel; \
-	mkdir -p $$b/module-faults; cp -p module/Kbuild module/*.[ch] $$b/module-faults/; \
-	cp dkms.conf $$b/dkms.conf; \
-	$(MAKE) -C $$kdir M=$$b/module-faults W=$(W) PCOMPACT_FAULT_INJECTION=y modules; \
-	echo "built $$b/module-faults/pcompact.ko (fault injection: test builds only)"
+	@mkdir -p $(BUILD)/module-faults && cp -p module/Kbuild module/*.[ch] $(BUILD)/module-faults/
+	@cp dkms.conf $(BUILD)/dkms.conf
+	$(MAKE) -C $(KDIR) M=$(BUILD)/module-faults W=$(W) PCOMPACT_FAULT_INJECTION=y modules
+	@echo "built $(BUILD)/module-faults/pcompact.ko (fault injection: test builds only)"
 
 check:
 	@scripts/ensure-deps
