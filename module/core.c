@@ -12,6 +12,7 @@
  */
 #define pr_fmt(fmt) "pcompact: " fmt
 
+#include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
 #include <linux/freezer.h>
 #include <linux/jiffies.h>
@@ -20,6 +21,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 #include <linux/topology.h>
@@ -36,10 +38,17 @@
  */
 #define PCOMPACT_KSWAPD_SAMPLES		2
 
-/* Protects starting and stopping threads, and pcompact_live. */
+/*
+ * Protects starting and stopping threads (pn->task), pcompact_live and
+ * writes to pcompact_nodemask.  Module init and exit also hold the
+ * parameter lock (taken first) where they change pcompact_live or the
+ * takeover, so parameter writes see a consistent module.
+ */
 static DEFINE_MUTEX(pcompact_nodes_lock);
 static struct pcompact_node *pcompact_nodes[MAX_NUMNODES];
 static bool pcompact_live;
+/* The dynamic CPU hotplug state of pcompact_cpu_online(). */
+static enum cpuhp_state pcompact_cpuhp_state;
 
 static const char * const pcompact_state_names[] = {
 	[PCOMPACT_IDLE] = "idle",
@@ -126,6 +135,9 @@ static void pcompactd_round(struct pcompact_node *pn, unsigned int score,
 	atomic64_add(round.pages_migrated, &pn->stats.pages_migrated);
 	atomic64_add(round.failed_blocks, &pn->stats.failed_blocks);
 	atomic64_add(round.skipped_unmovable, &pn->stats.skipped_unmovable);
+	atomic64_add(round.skipped_type, &pn->stats.skipped_type);
+	atomic64_add(round.scan_ns, &pn->stats.scan_ns);
+	atomic64_add(round.scanned_blocks, &pn->stats.scanned_blocks);
 	trace_pcompact_round_end(pn->nid, score, after, round.blocks_freed,
 				 round.pages_migrated, took);
 
@@ -240,7 +252,8 @@ static int pcompact_start_thread(struct pcompact_node *pn)
 		set_cpus_allowed_ptr(task, cpus);
 	pn->deferred_until = 0;
 	pn->kswapd_seen = 0;
-	pn->task = task;
+	/* sysfs reads it without the lock (READ_ONCE in node<N>/running). */
+	WRITE_ONCE(pn->task, task);
 	wake_up_process(task);
 	return 0;
 }
@@ -249,8 +262,10 @@ static void pcompact_stop_thread(struct pcompact_node *pn)
 {
 	if (!pn->task)
 		return;
+	/* Cuts short an engine=node-sysfs compaction (see engine.c). */
+	send_sig(SIGKILL, pn->task, 1);
 	kthread_stop(pn->task);
-	pn->task = NULL;
+	WRITE_ONCE(pn->task, NULL);
 }
 
 static bool pcompact_node_wanted(int nid)
@@ -296,6 +311,36 @@ int pcompact_apply_nodes(void)
 }
 
 /**
+ * pcompact_set_nodes() - make @mask the nodes pcompact manages and start or
+ * stop pcompactd threads to match.
+ * @mask:	the nodes; each must be possible.
+ *
+ * The mask is changed under pcompact_nodes_lock, which the memory hotplug
+ * notifier holds while it reads it.
+ *
+ * Return: 0, or the first error from creating a thread; then the old mask
+ * and threads are back.
+ */
+int pcompact_set_nodes(const nodemask_t *mask)
+{
+	nodemask_t old;
+	int err = 0;
+
+	mutex_lock(&pcompact_nodes_lock);
+	old = pcompact_nodemask;
+	pcompact_nodemask = *mask;
+	if (pcompact_live) {
+		err = __pcompact_apply_nodes();
+		if (err) {
+			pcompact_nodemask = old;
+			__pcompact_apply_nodes();
+		}
+	}
+	mutex_unlock(&pcompact_nodes_lock);
+	return err;
+}
+
+/**
  * pcompact_wake_all() - end every pcompactd's current sleep and deferral, so
  * a changed parameter takes effect now rather than after the old interval.
  */
@@ -324,6 +369,33 @@ static int pcompact_memory_callback(struct notifier_block *nb,
 static struct notifier_block pcompact_memory_nb = {
 	.notifier_call = pcompact_memory_callback,
 };
+
+/*
+ * A CPU came online: bind every pcompactd whose node has an online CPU again
+ * to its node's CPUs.  When the last CPU of a node goes offline the
+ * scheduler moves the thread elsewhere and widens its allowed CPUs
+ * (select_fallback_rq() in kernel/sched/core.c), and nothing narrows them
+ * again; a thread started while its node had no CPU online was left
+ * unbound.  As the kernel does for kcompactd (kcompactd_cpu_online() in
+ * mm/compaction.c, 6.1 and 6.12).  Runs in the CPU hotplug thread with the
+ * hotplug lock held; nothing that holds pcompact_nodes_lock waits for CPU
+ * hotplug.
+ */
+static int pcompact_cpu_online(unsigned int cpu)
+{
+	int nid;
+
+	mutex_lock(&pcompact_nodes_lock);
+	for_each_node(nid) {
+		struct pcompact_node *pn = pcompact_nodes[nid];
+		const struct cpumask *cpus = cpumask_of_node(nid);
+
+		if (pn && pn->task && cpumask_intersects(cpus, cpu_online_mask))
+			set_cpus_allowed_ptr(pn->task, cpus);
+	}
+	mutex_unlock(&pcompact_nodes_lock);
+	return 0;
+}
 
 static void pcompact_free_nodes(void)
 {
@@ -393,15 +465,28 @@ static int __init pcompact_init(void)
 		goto err_free;
 	/* Hooks are optional: one that cannot attach is reported, not fatal. */
 	pcompact_hooks_init();
-	if (pcompact_takeover) {
-		err = pcompact_takeover_start();
-		if (err)
-			goto err_hooks;
-	}
+	/*
+	 * Parameter files exist and can be written while init runs (the module
+	 * loader creates them first): hold their lock until pcompact is live,
+	 * so that a takeover= or nodes= write sees either nothing started or
+	 * everything.
+	 */
+	kernel_param_lock(THIS_MODULE);
+	/* Losing the takeover is no reason to refuse to load; it is logged. */
+	if (pcompact_takeover && pcompact_takeover_start())
+		WRITE_ONCE(pcompact_takeover, false);
 	err = pcompact_fault(PCOMPACT_FAULT_NOTIFIER) ?:
 	      register_memory_notifier(&pcompact_memory_nb);
 	if (err)
 		goto err_takeover;
+	err = pcompact_fault(PCOMPACT_FAULT_CPUHP) ?:
+	      cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "pcompact:online",
+					pcompact_cpu_online, NULL);
+	if (err < 0) {
+		pr_err("cannot register a CPU hotplug callback: %d\n", err);
+		goto err_notifier;
+	}
+	pcompact_cpuhp_state = err;
 
 	mutex_lock(&pcompact_nodes_lock);
 	WRITE_ONCE(pcompact_live, true);
@@ -409,6 +494,7 @@ static int __init pcompact_init(void)
 	mutex_unlock(&pcompact_nodes_lock);
 	if (err)
 		goto err_threads;
+	kernel_param_unlock(THIS_MODULE);
 
 	pr_info("version %s loaded: proactiveness %u, thresholds %u/%u, engine %s\n",
 		PCOMPACT_VERSION, pcompact_proactiveness, wmarks.low, wmarks.high,
@@ -417,10 +503,12 @@ static int __init pcompact_init(void)
 
 err_threads:
 	pcompact_stop_all();
+	cpuhp_remove_state_nocalls(pcompact_cpuhp_state);
+err_notifier:
 	unregister_memory_notifier(&pcompact_memory_nb);
 err_takeover:
 	pcompact_takeover_stop();
-err_hooks:
+	kernel_param_unlock(THIS_MODULE);
 	pcompact_hooks_exit();
 	pcompact_sysfs_exit();
 err_free:
@@ -431,8 +519,17 @@ err_free:
 static void __exit pcompact_exit(void)
 {
 	unregister_memory_notifier(&pcompact_memory_nb);
+	cpuhp_remove_state_nocalls(pcompact_cpuhp_state);
+	/*
+	 * A takeover= or nodes= write can run during exit (the parameter
+	 * files go only after it, kernel/module/main.c): under the parameter
+	 * lock it either runs before the threads and the takeover stop, and
+	 * that stop undoes it, or after, and finds pcompact not live.
+	 */
+	kernel_param_lock(THIS_MODULE);
 	pcompact_stop_all();
 	pcompact_takeover_stop();
+	kernel_param_unlock(THIS_MODULE);
 	pcompact_hooks_exit();
 	pcompact_sysfs_exit();
 	pcompact_free_nodes();

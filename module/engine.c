@@ -17,12 +17,19 @@
  * moved out of block A often lands in a hole of block B, the next to go, and
  * moves again).  And the fixed cost of a call (draining every CPU's lists,
  * an expedited RCU grace period) is paid once per run instead of per block.
- * A run is cut to what the target and the free-memory headroom allow.
+ * A run is cut to what the target and the free-memory headroom allow, and
+ * to a few megabytes when the kernel zeroes every page it hands out
+ * (init_on_alloc), because alloc_contig_range() then clears the whole range
+ * without a reschedule point.
  *
- * It picks blocks by cost: the number of in-use pages that must move, read
- * from struct page without locks.  A block holding anything it cannot move
- * is never tried, which is what keeps the engine cheap on unmovable
- * fragmentation: it finds nothing to do and the core defers.
+ * The zone is read a window at a time, from where the last round stopped,
+ * so the cost of a round follows the blocks it needs, not the size of the
+ * node.  Within a window blocks are taken by cost: the number of in-use
+ * pages that must move, read from struct page without locks.  A block
+ * holding anything it cannot move, or not of the movable pageblock type, is
+ * never tried, which keeps the engine cheap on unmovable fragmentation (it
+ * finds nothing to do and the core defers) and keeps it from eroding the
+ * kernel's grouping of unmovable and reclaimable allocations.
  */
 #define pr_fmt(fmt) "pcompact: " fmt
 
@@ -35,6 +42,7 @@
 #include <linux/mmzone.h>
 #include <linux/page_ref.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/spinlock.h>
@@ -42,7 +50,9 @@
 #include <linux/vmstat.h>
 
 #include "compat.h"
+#include "fault.h"
 #include "pcompact.h"
+#include "trace.h"
 
 const char * const pcompact_engine_names[PCOMPACT_NR_ENGINES] = {
 	[PCOMPACT_ENGINE_CONTIG] = "contig",
@@ -52,9 +62,10 @@ const char * const pcompact_engine_names[PCOMPACT_NR_ENGINES] = {
 
 /* What a scan of one pageblock found. */
 enum pcompact_block_kind {
-	PCOMPACT_BLOCK_FREE,		/* already one free block: nothing to gain */
+	PCOMPACT_BLOCK_FREE,		/* already free as a whole: nothing to gain */
 	PCOMPACT_BLOCK_MOVABLE,		/* only free and movable pages */
 	PCOMPACT_BLOCK_UNMOVABLE,	/* holds a page the engine must not try */
+	PCOMPACT_BLOCK_OTHER_TYPE,	/* pageblock type is not MIGRATE_MOVABLE */
 };
 
 /*
@@ -68,12 +79,36 @@ struct pcompact_unit {
 	unsigned int cost;
 };
 
+/* What the scan of a zone needs to know, fixed for one round. */
+struct pcompact_scan {
+	struct zone *zone;
+	bool unevictable_ok;	/* vm.compact_unevictable_allowed */
+};
+
 /*
  * The longest run emptied in one call: 64 pairs, 256 MB on x86.  Longer runs
  * mean fewer pages moved twice and fewer all-CPU drains; the target and the
  * free-memory room cut a run down anyway.
  */
 #define PCOMPACT_RUN_MAX_PAIRS		64
+
+/*
+ * The longest run when every allocated page is zeroed (init_on_alloc=1, as
+ * Debian boots): alloc_contig_range() clears the whole range before it
+ * returns, with no reschedule point, so 16 MB keeps that to a couple of
+ * milliseconds where 256 MB would be tens.
+ */
+#define PCOMPACT_RUN_MAX_PAIRS_ZEROING	4
+
+/*
+ * Pairs read per window: 1 GB on x86.  Blocks are chosen cheapest first
+ * within a window; a round reads further windows only while it still needs
+ * blocks.
+ */
+#define PCOMPACT_WINDOW_PAIRS		256
+
+/* A window yields at most two units per pair (two single blocks). */
+#define PCOMPACT_WINDOW_UNITS		(2 * PCOMPACT_WINDOW_PAIRS)
 
 /*
  * Headroom the engine keeps above the zone's high watermark, in pages, on top
@@ -88,6 +123,8 @@ struct pcompact_unit {
 /* Pages one pair of pageblocks spans. */
 #define PCOMPACT_PAIR_PAGES		(pageblock_nr_pages << 1)
 
+#define PCOMPACT_UNEVICTABLE_SYSCTL	"/proc/sys/vm/compact_unevictable_allowed"
+
 static unsigned long pcompact_migrated_events(void)
 {
 	unsigned long sum = 0;
@@ -99,55 +136,121 @@ static unsigned long pcompact_migrated_events(void)
 }
 
 /*
- * Classify the pageblock at @pfn and count the pages that would have to move.
- * Lockless and racy by design: a wrong guess costs one failed
+ * vm.compact_unevictable_allowed, read through /proc (the variable is static
+ * in 6.12).  When it cannot be read, assume 0: leaving mlocked pages alone is
+ * the safe side.
+ */
+static bool pcompact_unevictable_allowed(void)
+{
+	struct file *file;
+	char buf[8] = "";
+	loff_t pos = 0;
+	ssize_t len;
+
+	file = pcompact_filp_open(PCOMPACT_UNEVICTABLE_SYSCTL, O_RDONLY);
+	if (IS_ERR(file)) {
+		pr_warn_once("engine: cannot read %s (%ld): leaving unevictable pages alone\n",
+			     PCOMPACT_UNEVICTABLE_SYSCTL, PTR_ERR(file));
+		return false;
+	}
+	len = kernel_read(file, buf, sizeof(buf) - 1, &pos);
+	filp_close(file, NULL);
+	return len > 0 && buf[0] != '0';
+}
+
+/*
+ * Whether the in-use page (or compound head) @page may be moved: on the LRU,
+ * and not unevictable while vm.compact_unevictable_allowed is 0 (the kernel's
+ * own compaction honours it; alloc_contig_range() does not, so pcompact must).
+ */
+static bool pcompact_page_movable(const struct pcompact_scan *scan,
+				  struct page *page)
+{
+	struct folio *folio = page_folio(page);
+
+	if (!PageLRU(page))
+		return false;
+	return scan->unevictable_ok ||
+	       (!folio_test_unevictable(folio) && !folio_test_mlocked(folio));
+}
+
+/*
+ * Classify the pageblock at @start and count the pages that would have to
+ * move.  Lockless and racy by design: a wrong guess costs one failed
  * alloc_contig_range() call, which leaves the block as it was.  Only LRU
  * pages count as movable; driver-movable pages (balloon, zsmalloc) are rare
  * enough that treating them as unmovable costs little.
+ *
+ * *@free_end carries, from one block to the next, the end of a free buddy
+ * that began in an earlier block: in a free order-10 buddy only the first
+ * page is PageBuddy, and the second block's pages look like 512 unowned
+ * pages of refcount 0.
  */
-static int pcompact_scan_block(struct zone *zone, unsigned long pfn,
+static int pcompact_scan_block(const struct pcompact_scan *scan,
+			       unsigned long start, unsigned long *free_end,
 			       unsigned int *in_use)
 {
-	unsigned long end = pfn + pageblock_nr_pages;
+	unsigned long end = start + pageblock_nr_pages;
+	struct page *first = pfn_to_online_page(start);
+	struct page *last = pfn_to_online_page(end - 1);
 	unsigned int used = 0;
+	unsigned long pfn;
 
 	*in_use = 0;
-	while (pfn < end) {
-		struct page *page = pfn_to_online_page(pfn);
-		unsigned long order;
+	/* As the kernel's pageblock_pfn_to_page(): both ends online, in the zone. */
+	if (!first || !last || page_zone(first) != scan->zone ||
+	    page_zone(last) != scan->zone)
+		return PCOMPACT_BLOCK_UNMOVABLE;
+	if (*free_end >= end)
+		return PCOMPACT_BLOCK_FREE;
+	if (pcompact_pageblock_migratetype(start) != MIGRATE_MOVABLE)
+		return PCOMPACT_BLOCK_OTHER_TYPE;
 
-		if (!page || page_zone(page) != zone || PageReserved(page))
-			return PCOMPACT_BLOCK_UNMOVABLE;
+	for (pfn = max(start, *free_end); pfn < end;) {
+		struct page *page = pfn_to_page(pfn);
+		unsigned long order, next;
+
 		if (PageBuddy(page)) {
 			/* Racy like the kernel's own unlocked buddy_order() reads. */
 			order = data_race(page_private(page));
-			if (order >= PCOMPACT_NR_ORDERS)
+			if (order >= PCOMPACT_NR_ORDERS || !IS_ALIGNED(pfn, 1UL << order))
 				order = 0;
-			if (order >= pageblock_order && !used &&
-			    pfn == end - pageblock_nr_pages)
+			next = pfn + (1UL << order);
+			if (next >= end && pfn == start) {
+				*free_end = next;
 				return PCOMPACT_BLOCK_FREE;
-			pfn += 1UL << order;
+			}
+			pfn = next;
 			continue;
 		}
 		if (PageCompound(page)) {
 			struct page *head = compound_head(page);
+			unsigned long head_pfn = page_to_pfn(head);
 
 			order = compound_order(head);
 			/* Already a huge page in use, or hugetlb: leave it. */
 			if (order >= pageblock_order || PageHuge(head) ||
-			    !PageLRU(head))
+			    !pcompact_page_movable(scan, head))
 				return PCOMPACT_BLOCK_UNMOVABLE;
-			used += 1U << order;
-			pfn = page_to_pfn(head) + (1UL << order);
+			next = head_pfn + (1UL << order);
+			/* A stale head (the folio changed under us) must not walk back. */
+			if (head_pfn > pfn || next <= pfn)
+				next = pfn + 1;
+			next = min(next, end);
+			used += next - pfn;
+			pfn = next;
 			continue;
 		}
-		if (PageLRU(page))
+		if (pcompact_page_movable(scan, page))
 			used++;
 		else if (page_count(page))
 			return PCOMPACT_BLOCK_UNMOVABLE;
 		/* else: on a per-CPU free list or being freed */
 		pfn++;
 	}
+	/* All free, some pages still on per-CPU lists: the next drain merges it. */
+	if (!used)
+		return PCOMPACT_BLOCK_FREE;
 	*in_use = used;
 	return PCOMPACT_BLOCK_MOVABLE;
 }
@@ -164,28 +267,41 @@ static int pcompact_unit_cmp(const void *a, const void *b)
 	return ua->pfn < ub->pfn ? -1 : ua->pfn > ub->pfn;
 }
 
-/*
- * Scan the pair at @pfn.  Returns true when both blocks can be moved (and
- * not both are free already), with their in-use pages in *cost; otherwise
- * adds the single movable blocks of the pair, if any, to @list.
- */
-static bool pcompact_scan_pair(struct zone *zone, unsigned long pfn,
-			       unsigned int *cost, struct pcompact_unit *list,
-			       unsigned long *n, struct pcompact_round *round)
+/* Count a block the scan will not try. */
+static void pcompact_count_skip(struct pcompact_round *round, int kind)
 {
+	if (kind == PCOMPACT_BLOCK_UNMOVABLE)
+		round->skipped_unmovable++;
+	else if (kind == PCOMPACT_BLOCK_OTHER_TYPE)
+		round->skipped_type++;
+}
+
+/*
+ * Scan the pair at @pfn.  Returns true when both blocks are movable (a pair
+ * with a free block is no work for a run: it is half done or done), with
+ * their in-use pages in *cost; otherwise adds the pair's single movable
+ * blocks, if any, to @list.
+ */
+static bool pcompact_scan_pair(const struct pcompact_scan *scan,
+			       unsigned long pfn, unsigned int *cost,
+			       struct pcompact_unit *list, unsigned long *n,
+			       struct pcompact_round *round)
+{
+	unsigned long free_end = pfn;
 	unsigned int used[2];
 	int kind[2], i;
 
 	for (i = 0; i < 2; i++)
-		kind[i] = pcompact_scan_block(zone, pfn + i * pageblock_nr_pages, &used[i]);
-	if (kind[0] != PCOMPACT_BLOCK_UNMOVABLE && kind[1] != PCOMPACT_BLOCK_UNMOVABLE) {
+		kind[i] = pcompact_scan_block(scan, pfn + i * pageblock_nr_pages,
+					      &free_end, &used[i]);
+	round->scanned_blocks += 2;
+	if (kind[0] == PCOMPACT_BLOCK_MOVABLE && kind[1] == PCOMPACT_BLOCK_MOVABLE) {
 		*cost = used[0] + used[1];
-		return kind[0] != PCOMPACT_BLOCK_FREE || kind[1] != PCOMPACT_BLOCK_FREE;
+		return true;
 	}
 	for (i = 0; i < 2; i++) {
-		if (kind[i] == PCOMPACT_BLOCK_UNMOVABLE)
-			round->skipped_unmovable++;
-		else if (kind[i] == PCOMPACT_BLOCK_MOVABLE)
+		pcompact_count_skip(round, kind[i]);
+		if (kind[i] == PCOMPACT_BLOCK_MOVABLE)
 			list[(*n)++] = (struct pcompact_unit){
 				pfn + i * pageblock_nr_pages, 1, used[i] };
 	}
@@ -193,64 +309,115 @@ static bool pcompact_scan_pair(struct zone *zone, unsigned long pfn,
 }
 
 /*
- * Collect the units worth emptying in @zone, cheapest per block first: runs
- * of adjacent movable pairs, at most PCOMPACT_RUN_MAX_PAIRS long, and single
- * movable blocks.  Returns how many; *units is a kvmalloc'ed array the
- * caller frees.
+ * Why the round must stop before its next call, or PCOMPACT_COMPACTING to go
+ * on.  kswapd must be seen for a whole interval before the engine yields to
+ * it, so that short reclaim bursts do not starve compaction.  Between pairs of
+ * a scan only pcompact_must_stop() applies: reading struct pages takes no
+ * lock and competes with nobody.
  */
-static unsigned long pcompact_collect_units(struct zone *zone,
-					    struct pcompact_unit **units,
-					    struct pcompact_round *round)
+static bool pcompact_must_stop(struct pcompact_round *round, u64 now)
 {
-	unsigned long start = ALIGN(zone->zone_start_pfn, PCOMPACT_PAIR_PAGES);
-	unsigned long end = zone_end_pfn(zone);
-	unsigned long max_units = (end - start) / pageblock_nr_pages + 1;
-	struct pcompact_unit *list, run = { 0, 0, 0 };
-	unsigned long n = 0, pfn;
+	return kthread_should_stop() || !READ_ONCE(pcompact_enabled) ||
+	       (round->deadline_ns && now >= round->deadline_ns);
+}
 
-	list = kvmalloc_array(max_units, sizeof(*list), GFP_KERNEL);
-	if (!list)
-		return 0;
-	for (pfn = start; pfn + PCOMPACT_PAIR_PAGES <= end; pfn += PCOMPACT_PAIR_PAGES) {
+static int pcompact_should_stop(struct pcompact_round *round, struct zone *zone,
+				u64 *kswapd_since)
+{
+	u64 now = ktime_get_ns();
+
+	if (pcompact_must_stop(round, now))
+		return PCOMPACT_IDLE;
+	if (spin_is_contended(&zone->lock))
+		return PCOMPACT_BACKOFF_CONTENTION;
+	if (pcompact_kswapd_active(round->nid)) {
+		if (!*kswapd_since)
+			*kswapd_since = now;
+		else if (now - *kswapd_since >=
+			 (u64)READ_ONCE(pcompact_interval_ms) * NSEC_PER_MSEC)
+			return PCOMPACT_BACKOFF_KSWAPD;
+	} else {
+		*kswapd_since = 0;
+	}
+	return PCOMPACT_COMPACTING;
+}
+
+/*
+ * Collect the units worth emptying in the window of @nr_pairs pairs at @pfn,
+ * cheapest per block first: runs of adjacent movable pairs, at most
+ * PCOMPACT_RUN_MAX_PAIRS long, and single movable blocks.  Returns how many
+ * (at most PCOMPACT_WINDOW_UNITS), or -1 when the round must stop.
+ */
+static long pcompact_collect_window(const struct pcompact_scan *scan,
+				    unsigned long pfn, unsigned long nr_pairs,
+				    struct pcompact_unit *list,
+				    struct pcompact_round *round)
+{
+	unsigned long end = pfn + nr_pairs * PCOMPACT_PAIR_PAGES;
+	struct pcompact_unit run = { 0, 0, 0 };
+	unsigned long n = 0;
+	u64 start = ktime_get_ns();
+
+	for (; pfn < end; pfn += PCOMPACT_PAIR_PAGES) {
 		unsigned int cost;
 
-		if (!pcompact_scan_pair(zone, pfn, &cost, list, &n, round)) {
+		if (pcompact_must_stop(round, ktime_get_ns())) {
+			round->scan_ns += ktime_get_ns() - start;
+			return -1;
+		}
+		if (!pcompact_scan_pair(scan, pfn, &cost, list, &n, round)) {
 			if (run.nr_blocks)
 				list[n++] = run;
 			run.nr_blocks = 0;
-			continue;
+		} else {
+			if (run.nr_blocks == 2 * PCOMPACT_RUN_MAX_PAIRS) {
+				list[n++] = run;
+				run.nr_blocks = 0;
+			}
+			if (!run.nr_blocks)
+				run = (struct pcompact_unit){ pfn, 0, 0 };
+			run.nr_blocks += 2;
+			run.cost += cost;
 		}
-		if (run.nr_blocks == 2 * PCOMPACT_RUN_MAX_PAIRS) {
-			list[n++] = run;
-			run.nr_blocks = 0;
-		}
-		if (!run.nr_blocks)
-			run = (struct pcompact_unit){ pfn, 0, 0 };
-		run.nr_blocks += 2;
-		run.cost += cost;
 		cond_resched();
 	}
 	if (run.nr_blocks)
 		list[n++] = run;
 	sort(list, n, sizeof(*list), pcompact_unit_cmp, NULL);
-	*units = list;
+	round->scan_ns += ktime_get_ns() - start;
 	return n;
 }
 
 /*
- * Give an emptied unit back as one free block.  alloc_contig_range() hands
- * out every page with its own reference; dropping the tails' references and
- * freeing the head at the unit's order frees the range as a single block
- * instead of 512 or 1024 order-0 pages that would sit on per-CPU lists.
+ * Give an emptied unit back as one free block, where the kernel hands the
+ * range out referenced (before 7.x; see compat.h): alloc_contig_range() gives
+ * every page its own reference, and another CPU may hold a
+ * speculative one on any of them (an RCU page-cache lookup, GUP-fast, a
+ * compaction scanner that saw the page before it moved).  So the tails'
+ * references are frozen, not dropped: page_ref_freeze() takes 1 -> 0 only
+ * when ours is the only reference, and a frozen page cannot be taken by a
+ * speculative get.  The head is then freed at the unit's order; if the head
+ * itself is held, __free_pages() frees the tails and leaves the head to its
+ * holder's put.  A tail that cannot be frozen makes the unit go back page by
+ * page through __free_page(), as free_contig_range() does, so the holder's
+ * put frees that page exactly once.
  */
 static void pcompact_free_unit(unsigned long pfn, unsigned int order)
 {
 	struct page *head = pfn_to_page(pfn);
-	unsigned long i;
+	unsigned long nr = 1UL << order, i;
 
-	for (i = 1; i < (1UL << order); i++)
-		page_ref_dec(head + i);
-	__free_pages(head, order);
+	for (i = 1; i < nr; i++)
+		if (!page_ref_freeze(head + i, 1))
+			break;
+	if (i == nr) {
+		__free_pages(head, order);
+		return;
+	}
+	while (--i >= 1)
+		page_ref_unfreeze(head + i, 1);
+	for (i = 0; i < nr; i++)
+		__free_page(head + i);
 }
 
 /*
@@ -285,120 +452,181 @@ static unsigned long pcompact_zone_blocks_to_target(struct zone *zone,
 
 /*
  * Empty @nr_blocks blocks at @pfn in one call and free them.  Returns 0, or
- * the error of alloc_contig_range(); -EAGAIN when a block turned unmovable
- * since the plan was made.
+ * the error of alloc_contig_range(); -EAGAIN when a block is no longer worth
+ * trying (turned unmovable, or free) since the plan was made.
  */
-static int pcompact_empty_range(struct zone *zone, unsigned long pfn,
-				unsigned int nr_blocks, struct pcompact_round *round)
+static int pcompact_empty_range(const struct pcompact_scan *scan,
+				unsigned long pfn, unsigned int nr_blocks,
+				struct pcompact_round *round)
 {
 	unsigned int order = nr_blocks == 1 ? pageblock_order : pageblock_order + 1;
 	unsigned long nr_pages = (unsigned long)nr_blocks * pageblock_nr_pages;
+	unsigned long free_end = pfn, chunk;
 	unsigned int in_use = 0, used, i;
-	unsigned long chunk;
+	struct page *held;
+	u64 start;
 	int err;
 
 	/* What moves is what is in use now, targets of earlier calls included. */
 	for (i = 0; i < nr_blocks; i++) {
-		if (pcompact_scan_block(zone, pfn + i * pageblock_nr_pages, &used) ==
-		    PCOMPACT_BLOCK_UNMOVABLE)
+		if (pcompact_scan_block(scan, pfn + i * pageblock_nr_pages, &free_end,
+					&used) != PCOMPACT_BLOCK_MOVABLE)
 			return -EAGAIN;
 		in_use += used;
 	}
-	err = alloc_contig_range(pfn, pfn + nr_pages, MIGRATE_MOVABLE, PCOMPACT_CONTIG_GFP);
+	start = ktime_get_ns();
+	err = pcompact_contig_take(pfn, pfn + nr_pages);
+	trace_pcompact_range(round->nid, pfn, nr_blocks, in_use, err,
+			     ktime_get_ns() - start);
 	if (err)
 		return err;
-	for (chunk = pfn; chunk < pfn + nr_pages; chunk += 1UL << order)
-		pcompact_free_unit(chunk, order);
+	held = pcompact_fault_hold(pfn, nr_pages);
+	if (PCOMPACT_CONTIG_FROZEN)
+		pcompact_contig_give_frozen(pfn, nr_pages);
+	else
+		for (chunk = pfn; chunk < pfn + nr_pages; chunk += 1UL << order)
+			pcompact_free_unit(chunk, order);
+	pcompact_fault_release(held);
 	round->blocks_freed += nr_blocks;
 	round->pages_migrated += in_use;
 	return 0;
 }
 
 /*
- * Why the round must stop before the next unit, or PCOMPACT_COMPACTING to go
- * on.  kswapd must be seen for a whole interval before the engine yields to
- * it, so that short reclaim bursts do not starve compaction.
+ * Salvage a run that failed as a whole (one page spoilt it) pair by pair,
+ * with the same target, room and stop checks as the main loop.
  */
-static int pcompact_should_stop(struct pcompact_round *round, struct zone *zone,
-				u64 *kswapd_since)
+static void pcompact_salvage_run(const struct pcompact_scan *scan,
+				 unsigned long pfn, unsigned int nr_blocks,
+				 struct pcompact_round *round, u64 *kswapd_since)
 {
-	u64 now = ktime_get_ns();
+	unsigned int pair;
+	int stop;
 
-	if (kthread_should_stop() || !READ_ONCE(pcompact_enabled))
-		return PCOMPACT_IDLE;
-	if (round->deadline_ns && now >= round->deadline_ns)
-		return PCOMPACT_IDLE;
-	if (spin_is_contended(&zone->lock))
-		return PCOMPACT_BACKOFF_CONTENTION;
-	if (pcompact_kswapd_active(round->nid)) {
-		if (!*kswapd_since)
-			*kswapd_since = now;
-		else if (now - *kswapd_since >=
-			 (u64)READ_ONCE(pcompact_interval_ms) * NSEC_PER_MSEC)
-			return PCOMPACT_BACKOFF_KSWAPD;
-	} else {
-		*kswapd_since = 0;
+	for (pair = 0; pair < nr_blocks; pair += 2) {
+		if (!pcompact_zone_blocks_to_target(scan->zone, round) ||
+		    pcompact_headroom_blocks(scan->zone) < 2)
+			return;
+		stop = pcompact_should_stop(round, scan->zone, kswapd_since);
+		if (stop != PCOMPACT_COMPACTING) {
+			round->stop_reason = stop;
+			return;
+		}
+		if (pcompact_empty_range(scan, pfn + pair * pageblock_nr_pages, 2, round))
+			round->failed_blocks += 2;
+		cond_resched();
 	}
-	return PCOMPACT_COMPACTING;
 }
 
-static void pcompact_engine_contig_zone(struct pcompact_round *round,
-					struct zone *zone)
+/*
+ * Empty the units of one window, cheapest first.  Returns true when the zone
+ * reached its target (or the room ran out) and the round should not read
+ * further windows; round->stop_reason says when it must stop altogether.
+ */
+static bool pcompact_empty_window(const struct pcompact_scan *scan,
+				  struct pcompact_unit *units, long n,
+				  struct pcompact_round *round, u64 *kswapd_since)
 {
-	struct pcompact_unit *units = NULL;
-	unsigned long n, i;
-	u64 kswapd_since = 0;
+	unsigned long max_blocks = 2 * (pcompact_init_on_alloc() ?
+					PCOMPACT_RUN_MAX_PAIRS_ZEROING :
+					PCOMPACT_RUN_MAX_PAIRS);
+	struct zone *zone = scan->zone;
+	long i;
 
-	n = pcompact_collect_units(zone, &units, round);
 	for (i = 0; i < n; i++) {
 		struct pcompact_unit *unit = &units[i];
-		unsigned long needed, room;
-		unsigned int nr_blocks, pair;
+		unsigned long needed, room, nr_blocks;
 		int stop, err;
 
 		needed = pcompact_zone_blocks_to_target(zone, round);
 		if (!needed)
-			break;
-		stop = pcompact_should_stop(round, zone, &kswapd_since);
+			return true;
+		stop = pcompact_should_stop(round, zone, kswapd_since);
 		if (stop != PCOMPACT_COMPACTING) {
 			round->stop_reason = stop;
-			break;
+			return true;
 		}
 		room = pcompact_headroom_blocks(zone);
 		if (room < unit->nr_blocks && (unit->nr_blocks == 1 || room < 2))
-			break;
-		/* Cut a run of pairs to the blocks still needed and the room. */
-		nr_blocks = min3((unsigned long)unit->nr_blocks, ALIGN(needed, 2), room & ~1UL);
+			return true;
+		/* Cut a run of pairs to the blocks still needed, the room and the cap. */
+		nr_blocks = min3((unsigned long)unit->nr_blocks, ALIGN(needed, 2),
+				 room & ~1UL);
+		nr_blocks = min(nr_blocks, max_blocks);
 		if (unit->nr_blocks == 1)
 			nr_blocks = 1;
-		err = pcompact_empty_range(zone, unit->pfn, nr_blocks, round);
-		if (err && nr_blocks > 2) {
-			/* One page spoilt the run: salvage it pair by pair. */
-			for (pair = 0; pair < nr_blocks; pair += 2) {
-				unsigned long pfn = unit->pfn + pair * pageblock_nr_pages;
-
-				if (pcompact_empty_range(zone, pfn, 2, round))
-					round->failed_blocks += 2;
-				cond_resched();
-			}
-		} else if (err) {
+		err = pcompact_empty_range(scan, unit->pfn, nr_blocks, round);
+		if (err && nr_blocks > 2)
+			pcompact_salvage_run(scan, unit->pfn, nr_blocks, round,
+					     kswapd_since);
+		else if (err)
 			round->failed_blocks += nr_blocks;
-		}
+		if (round->stop_reason != PCOMPACT_IDLE)
+			return true;
 		/* Keep the sysfs score current while a long round runs. */
 		WRITE_ONCE(pcompact_node(round->nid)->score,
 			   pcompact_score_node(round->nid, round->order));
 		try_to_freeze();
 		cond_resched();
 	}
-	if (i == n && round->stop_reason == PCOMPACT_IDLE &&
-	    pcompact_zone_blocks_to_target(zone, round))
+	return false;
+}
+
+/*
+ * One zone: read windows from the node's cursor on, emptying each window's
+ * units, until the zone reaches its target, the round must stop, or every
+ * window of the zone was read once in this round.
+ */
+static void pcompact_engine_contig_zone(struct pcompact_round *round,
+					struct zone *zone, unsigned long *cursor,
+					struct pcompact_unit *units)
+{
+	unsigned long first = ALIGN(zone->zone_start_pfn, PCOMPACT_PAIR_PAGES);
+	unsigned long end = zone_end_pfn(zone);
+	struct pcompact_scan scan = {
+		.zone = zone,
+		.unevictable_ok = round->unevictable_ok,
+	};
+	unsigned long nr_pairs, read = 0;
+	u64 kswapd_since = 0;
+
+	/* A zone with no aligned pair (tiny, or misaligned) has no work. */
+	if (first >= end || end - first < PCOMPACT_PAIR_PAGES)
+		return;
+	nr_pairs = (end - first) / PCOMPACT_PAIR_PAGES;
+	if (*cursor >= nr_pairs)
+		*cursor = 0;	/* the zone shrank (memory offline) */
+
+	while (read < nr_pairs) {
+		unsigned long window = min3((unsigned long)PCOMPACT_WINDOW_PAIRS,
+					    nr_pairs - *cursor, nr_pairs - read);
+		long n;
+
+		if (!pcompact_zone_blocks_to_target(zone, round))
+			return;
+		n = pcompact_collect_window(&scan, first + *cursor * PCOMPACT_PAIR_PAGES,
+					    window, units, round);
+		if (n < 0)
+			return;
+		/* Stop at a window with units left: the next round starts there. */
+		if (pcompact_empty_window(&scan, units, n, round, &kswapd_since))
+			return;
+		read += window;
+		*cursor += window;
+		if (*cursor >= nr_pairs)
+			*cursor = 0;
+	}
+	if (pcompact_zone_blocks_to_target(zone, round))
 		round->exhausted = true;
-	kvfree(units);
 }
 
 /*
  * The kernel's full compaction of one node, through its stable sysfs file:
- * no score target and no back-off inside, but only public interfaces.
+ * no score target and no back-off inside, but only public interfaces.  A
+ * whole-node compaction can take seconds; SIGKILL is let in while it runs so
+ * that stopping the thread (rmmod) can cut it short: compact_zone() ends at
+ * its next batch once fatal_signal_pending() (6.1 and 6.12
+ * __compact_finished()).
  */
 static void pcompact_engine_node_sysfs(struct pcompact_round *round)
 {
@@ -409,14 +637,18 @@ static void pcompact_engine_node_sysfs(struct pcompact_round *round)
 
 	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/compact",
 		 round->nid);
-	file = filp_open(path, O_WRONLY, 0);
+	file = pcompact_filp_open(path, O_WRONLY);
 	if (IS_ERR(file)) {
 		pr_warn_ratelimited("engine node-sysfs: cannot open %s: %ld\n",
 				    path, PTR_ERR(file));
 		return;
 	}
 	migrated = pcompact_migrated_events();
-	kernel_write(file, "1", 1, &pos);
+	allow_signal(SIGKILL);
+	if (!kthread_should_stop())
+		kernel_write(file, "1", 1, &pos);
+	disallow_signal(SIGKILL);
+	flush_signals(current);
 	round->pages_migrated += pcompact_migrated_events() - migrated;
 	filp_close(file, NULL);
 }
@@ -447,7 +679,9 @@ int pcompact_engine_check(int engine)
  */
 void pcompact_engine_run(struct pcompact_round *round)
 {
+	struct pcompact_node *pn = pcompact_node(round->nid);
 	pg_data_t *pgdat = NODE_DATA(round->nid);
+	struct pcompact_unit *units;
 	int zid;
 
 	BUILD_BUG_ON(PCOMPACT_UNIT_MAX_ORDER > PCOMPACT_MAX_BUDDY_ORDER);
@@ -456,6 +690,10 @@ void pcompact_engine_run(struct pcompact_round *round)
 		pcompact_engine_node_sysfs(round);
 		return;
 	}
+	units = kmalloc_array(PCOMPACT_WINDOW_UNITS, sizeof(*units), GFP_KERNEL);
+	if (!units)
+		return;
+	round->unevictable_ok = pcompact_unevictable_allowed();
 	for (zid = MAX_NR_ZONES - 1; zid >= 0; zid--) {
 		struct zone *zone = &pgdat->node_zones[zid];
 
@@ -466,10 +704,11 @@ void pcompact_engine_run(struct pcompact_round *round)
 			continue;
 		if (pcompact_score_zone(zone, round->order) <= round->low)
 			continue;
-		pcompact_engine_contig_zone(round, zone);
+		pcompact_engine_contig_zone(round, zone, &pn->scan_cursor[zid], units);
 		if (round->stop_reason != PCOMPACT_IDLE)
 			break;
 	}
+	kfree(units);
 }
 
 /**

@@ -20,12 +20,17 @@ enum pcompact_fault_step {
 	PCOMPACT_FAULT_KPROBE,		/* registering the direct-compaction kretprobe */
 	PCOMPACT_FAULT_TRACEPOINT,	/* finding a kernel tracepoint by name */
 	PCOMPACT_FAULT_NOTIFIER,	/* registering the memory hotplug notifier */
+	PCOMPACT_FAULT_CPUHP,		/* setting up the CPU hotplug state */
 	PCOMPACT_FAULT_KTHREAD,		/* creating a pcompactd thread */
 	PCOMPACT_NR_FAULT_STEPS,
 };
 
+struct page;
+
 #ifdef CONFIG_PCOMPACT_FAULT_INJECTION
 int pcompact_fault(enum pcompact_fault_step step);
+struct page *pcompact_fault_hold(unsigned long pfn, unsigned long nr_pages);
+void pcompact_fault_release(struct page *page);
 #else
 /**
  * pcompact_fault() - whether a setup step is to fail now (test builds only).
@@ -36,6 +41,29 @@ int pcompact_fault(enum pcompact_fault_step step);
 static inline int pcompact_fault(enum pcompact_fault_step step)
 {
 	return 0;
+}
+
+/**
+ * pcompact_fault_hold() - take a reference on a page of an emptied range,
+ * as a speculative holder on another CPU would (test builds only).
+ * @pfn:	first pfn of the range the engine just emptied.
+ * @nr_pages:	its length.
+ *
+ * Return: the page held, or NULL.
+ */
+static inline struct page *pcompact_fault_hold(unsigned long pfn,
+					       unsigned long nr_pages)
+{
+	return NULL;
+}
+
+/**
+ * pcompact_fault_release() - drop the reference pcompact_fault_hold() took,
+ * after checking the engine did not free the page under it (test builds only).
+ * @page:	what pcompact_fault_hold() returned.
+ */
+static inline void pcompact_fault_release(struct page *page)
+{
 }
 #endif
 

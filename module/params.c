@@ -278,7 +278,7 @@ static int pcompact_param_set_nodes(const char *val,
 				    const struct kernel_param *kp)
 {
 	int len = pcompact_param_len(val);
-	nodemask_t mask, old;
+	nodemask_t mask;
 	int nid, err;
 
 	if (sysfs_streq(val, "all")) {
@@ -300,21 +300,19 @@ static int pcompact_param_set_nodes(const char *val,
 			}
 		}
 	}
-	old = pcompact_nodemask;
-	pcompact_nodemask = mask;
-	if (pcompact_is_live()) {
-		err = pcompact_apply_nodes();
-		if (err) {
-			/* A thread could not start: go back to the old nodes. */
-			pr_err("nodes: cannot start a pcompactd (%d); nodes unchanged\n", err);
-			pcompact_nodemask = old;
-			pcompact_apply_nodes();
-			return err;
-		}
+	err = pcompact_set_nodes(&mask);
+	if (err) {
+		/* A thread could not start: the old nodes are back. */
+		pr_err("nodes: cannot start a pcompactd (%d); nodes unchanged\n", err);
+		return err;
 	}
 	return 0;
 }
 
+/*
+ * Runs under the parameter lock, as every set does, so it sees a whole mask
+ * without pcompact_nodes_lock.
+ */
 static int pcompact_param_get_nodes(char *buf, const struct kernel_param *kp)
 {
 	if (nodes_full(pcompact_nodemask))
@@ -340,17 +338,22 @@ static int pcompact_param_set_takeover(const char *val,
 				       const struct kernel_param *kp)
 {
 	bool value;
+	int err = 0;
 
 	if (kstrtobool(val, &value)) {
 		pr_err("takeover: '%.*s' is not a boolean\n", pcompact_param_len(val), val);
 		return -EINVAL;
 	}
-	if (pcompact_is_live() && value != READ_ONCE(pcompact_takeover)) {
-		if (value)
-			pcompact_takeover_start();
-		else
-			pcompact_takeover_stop();
-	}
+	/*
+	 * Module init and exit start and stop the takeover and change
+	 * pcompact_live under the parameter lock, which the caller of this
+	 * handler holds (kernel/params.c param_attr_store()): a write racing
+	 * unload sees either a live module, stopped after it, or none.
+	 */
+	if (pcompact_is_live() && value != READ_ONCE(pcompact_takeover))
+		err = value ? pcompact_takeover_start() : pcompact_takeover_stop();
+	if (err)
+		return err;
 	WRITE_ONCE(pcompact_takeover, value);
 	return 0;
 }

@@ -40,10 +40,15 @@ enum pcompact_state {
  * @pages_migrated:	pages migrated while the engine worked (PGMIGRATE_SUCCESS).
  * @failed_blocks:	blocks the engine tried and could not empty.
  * @skipped_unmovable:	blocks not tried because they hold unmovable pages.
+ * @skipped_type:	blocks not tried because their pageblock type is not
+ *			MIGRATE_MOVABLE.
  * @deferrals:		rounds that made no progress and deferred the next one.
  * @backoffs_kswapd:	rounds not started or cut short because kswapd ran.
  * @backoffs_contention: rounds cut short because the zone lock was contended.
  * @compact_ns:		time spent in compaction rounds.
+ * @scan_ns:		part of @compact_ns spent reading struct pages to
+ *			choose blocks.
+ * @scanned_blocks:	pageblocks those scans read.
  * @direct_stalls:	direct compaction stalls seen on this node (hooks).
  * @direct_stall_ns:	time those stalls took (hooks).
  * @kcompactd_wakes:	kcompactd wakeups seen on this node (hooks).
@@ -55,10 +60,13 @@ struct pcompact_stats {
 	atomic64_t pages_migrated;
 	atomic64_t failed_blocks;
 	atomic64_t skipped_unmovable;
+	atomic64_t skipped_type;
 	atomic64_t deferrals;
 	atomic64_t backoffs_kswapd;
 	atomic64_t backoffs_contention;
 	atomic64_t compact_ns;
+	atomic64_t scan_ns;
+	atomic64_t scanned_blocks;
 	atomic64_t direct_stalls;
 	atomic64_t direct_stall_ns;
 	atomic64_t kcompactd_wakes;
@@ -76,6 +84,8 @@ struct pcompact_stats {
  * @kswapd_seen:	consecutive samples that saw kswapd reclaiming.
  * @deferred_until:	jiffies before which no round starts.
  * @kobj:		/sys/kernel/pcompact/node<N>.
+ * @scan_cursor:	per zone, the pair the engine's next scan starts at
+ *			(engine.c; only the node's thread uses it).
  * @stats:		counters.
  *
  * The struct lives from module load to unload for every possible node, so
@@ -91,6 +101,7 @@ struct pcompact_node {
 	unsigned int kswapd_seen;
 	unsigned long deferred_until;
 	struct kobject *kobj;
+	unsigned long scan_cursor[MAX_NR_ZONES];
 	struct pcompact_stats stats;
 };
 
@@ -123,6 +134,8 @@ bool pcompact_is_live(void);
 void pcompact_wake_all(void);
 int pcompact_apply_nodes(void);
 const char *pcompact_state_name(int state);
+/* For nodes= (params.c): sets the mask under pcompact_nodes_lock. */
+int pcompact_set_nodes(const nodemask_t *mask);
 
 /* score.c */
 unsigned int pcompact_score_zone(struct zone *zone, unsigned int order);
@@ -141,7 +154,12 @@ void pcompact_score_wmarks(struct pcompact_wmarks *wmarks);
  * @blocks_freed:	out: blocks emptied.
  * @pages_migrated:	out: pages migrated meanwhile.
  * @failed_blocks:	out: blocks tried but not emptied.
+ * @unevictable_ok:	whether unevictable (mlocked) pages may be moved, as
+ *			vm.compact_unevictable_allowed says.
  * @skipped_unmovable:	out: blocks passed over for unmovable pages.
+ * @skipped_type:	out: blocks passed over for their pageblock type.
+ * @scan_ns:		out: time spent reading struct pages to choose blocks.
+ * @scanned_blocks:	out: pageblocks read to choose blocks.
  * @stop_reason:	out: why the round ended early (a PCOMPACT_* state), or
  *			PCOMPACT_IDLE when it reached its target or ran out of work.
  * @exhausted:		out: a zone still short of its target had no block left
@@ -155,7 +173,11 @@ struct pcompact_round {
 	unsigned long blocks_freed;
 	unsigned long pages_migrated;
 	unsigned long failed_blocks;
+	bool unevictable_ok;
 	unsigned long skipped_unmovable;
+	unsigned long skipped_type;
+	u64 scan_ns;
+	unsigned long scanned_blocks;
 	int stop_reason;
 	bool exhausted;
 };
@@ -175,7 +197,7 @@ void pcompact_sysfs_exit(void);
 
 /* takeover.c */
 int pcompact_takeover_start(void);
-void pcompact_takeover_stop(void);
+int pcompact_takeover_stop(void);
 void pcompact_takeover_check(void);
 void pcompact_takeover_state(bool *active, int *saved, unsigned long *conflicts);
 

@@ -57,6 +57,8 @@ PCOMPACT_NODE_ATTR(state, "%s", pcompact_state_name(READ_ONCE(pn->state)));
 PCOMPACT_NODE_ATTR(running, "%d", READ_ONCE(pn->task) ? 1 : 0);
 PCOMPACT_NODE_ATTR(compact_ms, "%lld",
 		   (long long)atomic64_read(&pn->stats.compact_ns) / NSEC_PER_MSEC);
+PCOMPACT_NODE_ATTR(scan_us, "%lld",
+		   (long long)atomic64_read(&pn->stats.scan_ns) / NSEC_PER_USEC);
 PCOMPACT_NODE_ATTR(direct_stall_us, "%lld",
 		   (long long)atomic64_read(&pn->stats.direct_stall_ns) / NSEC_PER_USEC);
 
@@ -117,6 +119,8 @@ PCOMPACT_COUNTER_ATTR(blocks_freed);
 PCOMPACT_COUNTER_ATTR(pages_migrated);
 PCOMPACT_COUNTER_ATTR(failed_blocks);
 PCOMPACT_COUNTER_ATTR(skipped_unmovable);
+PCOMPACT_COUNTER_ATTR(skipped_type);
+PCOMPACT_COUNTER_ATTR(scanned_blocks);
 PCOMPACT_COUNTER_ATTR(deferrals);
 PCOMPACT_COUNTER_ATTR(backoffs_kswapd);
 PCOMPACT_COUNTER_ATTR(backoffs_contention);
@@ -132,12 +136,15 @@ static struct attribute *pcompact_node_attrs[] = {
 	&pcompact_attr_state.attr,
 	&pcompact_attr_running.attr,
 	&pcompact_attr_compact_ms.attr,
+	&pcompact_attr_scan_us.attr,
+	&pcompact_attr_scanned_blocks.kattr.attr,
 	&pcompact_attr_direct_stall_us.attr,
 	&pcompact_attr_rounds.kattr.attr,
 	&pcompact_attr_blocks_freed.kattr.attr,
 	&pcompact_attr_pages_migrated.kattr.attr,
 	&pcompact_attr_failed_blocks.kattr.attr,
 	&pcompact_attr_skipped_unmovable.kattr.attr,
+	&pcompact_attr_skipped_type.kattr.attr,
 	&pcompact_attr_deferrals.kattr.attr,
 	&pcompact_attr_backoffs_kswapd.kattr.attr,
 	&pcompact_attr_backoffs_contention.kattr.attr,

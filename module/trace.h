@@ -66,6 +66,28 @@ TRACE_EVENT(pcompact_round_end,
 		      __entry->elapsed_ns)
 );
 
+/* One alloc_contig_range() call of the contig engine, with what it did. */
+TRACE_EVENT(pcompact_range,
+	    TP_PROTO(int nid, unsigned long pfn, unsigned int nr_blocks,
+		     unsigned int in_use, int err, u64 elapsed_ns),
+	    TP_ARGS(nid, pfn, nr_blocks, in_use, err, elapsed_ns),
+	    TP_STRUCT__entry(__field(int, nid)
+			     __field(unsigned long, pfn)
+			     __field(unsigned int, nr_blocks)
+			     __field(unsigned int, in_use)
+			     __field(int, err)
+			     __field(u64, elapsed_ns)),
+	    TP_fast_assign(__entry->nid = nid;
+			   __entry->pfn = pfn;
+			   __entry->nr_blocks = nr_blocks;
+			   __entry->in_use = in_use;
+			   __entry->err = err;
+			   __entry->elapsed_ns = elapsed_ns;),
+	    TP_printk("nid=%d pfn=0x%lx nr_blocks=%u in_use=%u err=%d elapsed_ns=%llu",
+		      __entry->nid, __entry->pfn, __entry->nr_blocks,
+		      __entry->in_use, __entry->err, __entry->elapsed_ns)
+);
+
 #endif /* PCOMPACT_TRACE_H */
 
 /* This part must be outside the include guard. */
