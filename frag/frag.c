@@ -31,6 +31,9 @@
 
 #include "frag.h"
 
+#ifndef MPOL_PREFERRED
+#define MPOL_PREFERRED		1	/* <linux/mempolicy.h> */
+#endif
 #ifndef MPOL_LOCAL
 #define MPOL_LOCAL		4	/* <linux/mempolicy.h>, Linux 3.8 */
 #endif
@@ -157,6 +160,47 @@ static uint64_t meminfo_kb(const char *key)
 	if (!text || frag_proc_sum_kb(text, key, &kb))
 		die(EXIT_RUNTIME, "cannot read %s from /proc/meminfo", key);
 	return kb;
+}
+
+/* MemFree and MemTotal of a NUMA node, from its sysfs meminfo. */
+static void node_meminfo(int node, uint64_t *free_kb, uint64_t *total_kb)
+{
+	char path[64];
+	const char *text;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/meminfo", node);
+	text = read_text(path);
+	if (!text)
+		die(EXIT_RUNTIME, "--node %d: cannot read %s: no such node online?", node,
+		    path);
+	if (frag_node_meminfo_kb(text, "MemFree", free_kb) ||
+	    frag_node_meminfo_kb(text, "MemTotal", total_kb))
+		die(EXIT_RUNTIME, "--node %d: no MemFree/MemTotal in %s", node, path);
+}
+
+/* The node's high watermark (its zones' summed), kB, from /proc/zoneinfo. */
+static uint64_t node_high_wmark_kb(int node)
+{
+	const char *text = read_text("/proc/zoneinfo");
+	uint64_t kb;
+
+	if (!text || frag_zoneinfo_node_high_kb(text, node, &kb))
+		die(EXIT_RUNTIME, "--node %d: no zone of the node in /proc/zoneinfo", node);
+	return kb;
+}
+
+/*
+ * What the early stop of allocate() watches: MemAvailable, or with --node
+ * the node's MemFree (the other nodes' free memory is not this node's).
+ */
+static uint64_t watched_free_kb(const struct frag *f)
+{
+	uint64_t free_kb, total_kb;
+
+	if (f->opts->node < 0)
+		return meminfo_kb("MemAvailable");
+	node_meminfo(f->opts->node, &free_kb, &total_kb);
+	return free_kb;
 }
 
 /* Signals ------------------------------------------------------------- */
@@ -305,13 +349,14 @@ static void allocate(struct frag *f, uint64_t target_chunks, uint64_t margin_kb)
 		if (c % ALLOC_STEP_CHUNKS == 0) {
 			if (stop_requested(f))
 				break;
-			avail_kb = meminfo_kb("MemAvailable");
+			avail_kb = watched_free_kb(f);
 			if (avail_kb < margin_kb + step_kb) {
 				note("stopped allocating at %" PRIu64 " kB of %" PRIu64
-				     " kB: MemAvailable %" PRIu64 " kB reached the margin %"
+				     " kB: %s %" PRIu64 " kB reached the margin %"
 				     PRIu64 " kB",
 				     c * FRAG_CHUNK_SIZE / 1024,
 				     target_chunks * FRAG_CHUNK_SIZE / 1024,
+				     f->opts->node < 0 ? "MemAvailable" : "the node's MemFree",
 				     avail_kb, margin_kb);
 				break;
 			}
@@ -614,9 +659,22 @@ static int fragment(struct frag *f)
 	char ready[512];
 	bool capped;
 
-	target = frag_target_bytes(o, total_kb, avail_kb, &capped);
+	if (o->node >= 0) {
+		uint64_t node_free_kb, node_total_kb, node_high_kb;
+
+		node_meminfo(o->node, &node_free_kb, &node_total_kb);
+		node_high_kb = node_high_wmark_kb(o->node);
+		target = frag_node_target_bytes(o, node_free_kb, node_high_kb, &capped);
+		/* The early stop watches the node's MemFree against this. */
+		margin_kb = frag_node_margin_kb(node_high_kb);
+		say("frag: node %d free_kb=%" PRIu64 " total_kb=%" PRIu64 " high_kb=%" PRIu64
+		    " margin_kb=%" PRIu64 " target_kb=%" PRIu64 "\n", o->node, node_free_kb,
+		    node_total_kb, node_high_kb, margin_kb, target / 1024);
+	} else {
+		target = frag_target_bytes(o, total_kb, avail_kb, &capped);
+	}
 	if (capped)
-		note("--size %" PRIu64 " kB is more than MemAvailable minus the margin; taking %"
+		note("--size %" PRIu64 " kB is more than the free memory above the margin; taking %"
 		     PRIu64 " kB", o->size / 1024, target / 1024);
 	if (!target)
 		die(EXIT_RUNTIME,
@@ -647,10 +705,25 @@ static int fragment(struct frag *f)
 	 * node, packed together: 256 or 512 kept pages per region there, and
 	 * whole free 2M blocks on the other node.
 	 */
-	if (syscall(SYS_mbind, f->base, target, MPOL_LOCAL, NULL, 0UL, 0U) &&
-	    errno != ENOSYS)
+	if (o->node >= 0) {
+		/*
+		 * --node: prefer the node (the same for NUMA balancing, which
+		 * skips it too); a bind would reclaim or OOM on that node
+		 * instead of spilling the last pages over.
+		 */
+		unsigned long mask[(FRAG_NODE_MAX + 1) / (8 * sizeof(unsigned long))] = { 0 };
+
+		mask[o->node / (8 * sizeof(unsigned long))] |=
+			1UL << (o->node % (8 * sizeof(unsigned long)));
+		if (syscall(SYS_mbind, f->base, target, MPOL_PREFERRED, mask,
+			    (unsigned long)FRAG_NODE_MAX + 2, 0U))
+			die(EXIT_RUNTIME, "mbind(MPOL_PREFERRED, node %d): %s", o->node,
+			    strerror(errno));
+	} else if (syscall(SYS_mbind, f->base, target, MPOL_LOCAL, NULL, 0UL, 0U) &&
+		   errno != ENOSYS) {
 		note("mbind(MPOL_LOCAL): %s; NUMA balancing may move frag's pages",
 		     strerror(errno));
+	}
 
 	allocate(f, target_chunks, margin_kb);
 	if (!f->stop)
@@ -664,16 +737,22 @@ static int fragment(struct frag *f)
 	}
 	if (o->verify)
 		verify_fill(f);
+	/*
+	 * The chunks allocated (an early stop unmaps the rest); MLOCK_ONFAULT
+	 * locks what is mapped and does not fault the holes back in.
+	 */
+	if (o->mlock && mlock2(f->base, f->chunks * FRAG_CHUNK_SIZE, MLOCK_ONFAULT))
+		die(EXIT_RUNTIME, "mlock2(MLOCK_ONFAULT): %s", strerror(errno));
 	scan_map(f, o->map_path);
 
 	snprintf(ready, sizeof(ready),
 		 "frag: ready kept_pages=%" PRIu64 " freed_pages=%" PRIu64
 		 " chunks=%" PRIu64 " size_kb=%" PRIu64 " kept_kb=%" PRIu64
-		 " pattern=%s keep_pages_per_2m=%u seed=%" PRIu64 " verify=%d pid=%d\n",
+		 " pattern=%s keep_pages_per_2m=%u seed=%" PRIu64 " verify=%d mlock=%d node=%d pid=%d\n",
 		 f->kept_pages, f->freed_pages, f->chunks,
 		 f->chunks * FRAG_CHUNK_SIZE / 1024, f->kept_pages * FRAG_PAGE_SIZE / 1024,
 		 frag_pattern_name(o->pattern), o->keep_pages, o->seed, o->verify,
-		 (int)getpid());
+		 o->mlock, o->node, (int)getpid());
 	write_ready(f, ready);
 
 	why = hold(f, fragment_usr1);

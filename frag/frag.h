@@ -26,8 +26,10 @@
 #define FRAG_HOLD_SECONDS_MAX	1000000000L
 #define FRAG_MARGIN_MIN_KB	(UINT64_C(64) << 10)	/* 64 MB */
 #define FRAG_MARGIN_PERCENT	3		/* of MemTotal */
+#define FRAG_NODE_SLACK_KB	(UINT64_C(8) << 10)	/* --node: 8 MB over high */
 #define FRAG_DEFAULT_KEEP	0.25
 #define FRAG_DEFAULT_SEED	1
+#define FRAG_NODE_MAX		1023	/* MAX_NUMNODES - 1 on Debian (NODES_SHIFT 10) */
 
 enum frag_pattern {
 	FRAG_PATTERN_STRIDE,
@@ -46,7 +48,9 @@ struct frag_opts {
 	const char *map_path;
 	const char *ready_path;
 	bool verify;
+	bool mlock;		/* mlock the kept pages after punching holes */
 	uint64_t thp_touch;	/* bytes, multiple of 2M; 0 = off */
+	int node;		/* --node: NUMA node to fill; -1 = not given */
 	bool help;
 };
 
@@ -98,6 +102,11 @@ static inline unsigned int frag_hist_count(uint64_t entry)
 int frag_proc_sum_kb(const char *text, const char *key, uint64_t *kb);
 int frag_vmstat_value(const char *text, const char *key, uint64_t *value);
 uint64_t frag_margin_kb(uint64_t mem_total_kb);
+uint64_t frag_node_margin_kb(uint64_t node_high_kb);
+int frag_zoneinfo_node_high_kb(const char *zoneinfo, int node, uint64_t *kb);
+int frag_node_meminfo_kb(const char *text, const char *key, uint64_t *kb);
+uint64_t frag_node_target_bytes(const struct frag_opts *o, uint64_t node_free_kb,
+				uint64_t node_high_kb, bool *capped);
 uint64_t frag_target_bytes(const struct frag_opts *o, uint64_t mem_total_kb,
 			   uint64_t mem_available_kb, bool *capped);
 const char *frag_sysfs_choice(const char *text, char *buf, size_t len);

@@ -17,6 +17,7 @@
 const char frag_usage[] =
 "Usage: frag [--size SIZE | --percent P] [--keep FRACTION]\n"
 "            [--pattern stride|chunk|random] [--seed N] [--map FILE] [--verify]\n"
+"            [--mlock] [--node N]\n"
 "            [--ready-file FILE] [--hold | --hold-seconds N]\n"
 "       frag --thp-touch SIZE [--ready-file FILE] [--hold | --hold-seconds N]\n"
 "\n"
@@ -43,6 +44,12 @@ const char frag_usage[] =
 "                       stride  evenly spaced, every 4th page for 0.25 (default)\n"
 "                       chunk   the first pages of the chunk (128 for 0.25)\n"
 "                       random  random pages, the same number in every chunk\n"
+"  --node N           fill NUMA node N: the mapping prefers node N\n"
+"                     (MPOL_PREFERRED instead of MPOL_LOCAL) and the amount\n"
+"                     is the node's MemFree minus its margin (the node's\n"
+"                     high watermark + 8M; the early stop watches the\n"
+"                     node's MemFree against it); run one frag per node to\n"
+"                     give every node the same layout whichever CPU runs it\n"
 "  --seed N           seed of --pattern random and of --verify (default 1)\n"
 "  --map FILE         write the physical occupancy map as CSV, header\n"
 "                     \"region_pfn,mapped_pages\", one row per 2M physical region\n"
@@ -55,6 +62,9 @@ const char frag_usage[] =
 "                     compaction migrates the pages)\n"
 "\n"
 "THP touch (a separate mode, like a JVM heap pre-touch):\n"
+"  --mlock           mlock the kept pages (mlock2 MLOCK_ONFAULT, so the freed\n"
+"                     ones stay free): unevictable memory, which compaction\n"
+"                     may move only while vm.compact_unevictable_allowed=1\n"
 "  --thp-touch SIZE   do not fragment: mmap SIZE (rounded down to 2M, at least\n"
 "                     2M, at most the safe amount) anonymous, MADV_HUGEPAGE,\n"
 "                     write every 4K page, print the time taken and the share\n"
@@ -86,8 +96,8 @@ const char frag_usage[] =
 
 enum {
 	OPT_SIZE, OPT_PERCENT, OPT_KEEP, OPT_PATTERN, OPT_SEED, OPT_HOLD,
-	OPT_HOLD_SECONDS, OPT_MAP, OPT_READY_FILE, OPT_VERIFY, OPT_THP_TOUCH,
-	OPT_HELP, OPT_COUNT
+	OPT_HOLD_SECONDS, OPT_MAP, OPT_READY_FILE, OPT_VERIFY, OPT_MLOCK, OPT_THP_TOUCH,
+	OPT_NODE, OPT_HELP, OPT_COUNT
 };
 
 static const struct {
@@ -104,14 +114,16 @@ static const struct {
 	[OPT_MAP]		= { "map", true },
 	[OPT_READY_FILE]	= { "ready-file", true },
 	[OPT_VERIFY]		= { "verify", false },
+	[OPT_MLOCK]		= { "mlock", false },
 	[OPT_THP_TOUCH]		= { "thp-touch", true },
+	[OPT_NODE]		= { "node", true },
 	[OPT_HELP]		= { "help", false },
 };
 
 /* Options that only make sense when fragmenting, i.e. not with --thp-touch. */
 static const int frag_only_options[] = {
 	OPT_SIZE, OPT_PERCENT, OPT_KEEP, OPT_PATTERN, OPT_SEED, OPT_MAP,
-	OPT_VERIFY,
+	OPT_VERIFY, OPT_MLOCK, OPT_NODE,
 };
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
@@ -332,6 +344,25 @@ static int parse_seed(const char *s, uint64_t *seed, char *err, size_t errlen)
 	return 0;
 }
 
+static int parse_node(const char *s, int *node, char *err, size_t errlen)
+{
+	uint64_t v;
+	int n;
+
+	if (!*s)
+		return fail(err, errlen, "--node: empty value");
+	if (*s == '-')
+		return fail(err, errlen, "--node '%s' is negative", s);
+	n = parse_digits(s, &v);
+	if (n == 0 || (n > 0 && s[n]))
+		return fail(err, errlen, "--node '%s' is not a node number", s);
+	if (n < 0 || v > FRAG_NODE_MAX)
+		return fail(err, errlen, "--node '%s' is too large (max %d)", s,
+			    FRAG_NODE_MAX);
+	*node = (int)v;
+	return 0;
+}
+
 static int parse_pattern(const char *s, enum frag_pattern *p, char *err,
 			 size_t errlen)
 {
@@ -397,8 +428,13 @@ static int apply_option(int id, const char *value, struct frag_opts *o,
 	case OPT_VERIFY:
 		o->verify = true;
 		return 0;
+	case OPT_MLOCK:
+		o->mlock = true;
+		return 0;
 	case OPT_THP_TOUCH:
 		return parse_chunks("thp-touch", value, &o->thp_touch, err, errlen);
+	case OPT_NODE:
+		return parse_node(value, &o->node, err, errlen);
 	case OPT_HELP:
 		o->help = true;
 		return 0;
@@ -414,6 +450,7 @@ static void set_defaults(struct frag_opts *o)
 	o->pattern = FRAG_PATTERN_STRIDE;
 	o->seed = FRAG_DEFAULT_SEED;
 	o->hold_seconds = -1;
+	o->node = -1;
 }
 
 /*

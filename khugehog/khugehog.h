@@ -48,10 +48,11 @@ struct khh_record {
  * @failures: failed allocations
  * @pinned_blocks: blocks whose last quarter is pinned (pin mode)
  * @held_pages: base pages held until rmmod
- * @free_pages_start: NR_FREE_PAGES over all zones when the run started
- * @free_pages_end: NR_FREE_PAGES over all zones when the run ended
+ * @free_pages_start: NR_FREE_PAGES over all zones (@node's with node=N)
+ *	when the run started
+ * @free_pages_end: NR_FREE_PAGES over the same zones when the run ended
  * @margin_pages: the run stops when fewer pages than this (plus one block)
- *	are free; 0 = no margin
+ *	are free in those zones; 0 = no margin
  * @elapsed_ns: duration of the run
  * @stop_reason: why the run ended: "failures", "max", "records_full",
  *	"margin" or "signal"

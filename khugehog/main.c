@@ -74,7 +74,7 @@ MODULE_PARM_DESC(pin, "Pin mode: allocate order-9 GFP_KERNEL blocks, free the fi
 
 static unsigned int khh_keep_free_mb = 64;
 module_param_named(keep_free_mb, khh_keep_free_mb, uint, 0444);
-MODULE_PARM_DESC(keep_free_mb, "Stop before free memory falls below this many MB plus the zones' high watermarks, so the rest of the system can still allocate; 0 = no margin, run until allocations fail (default 64)");
+MODULE_PARM_DESC(keep_free_mb, "Stop before free memory (the node's with node=N) falls below this many MB plus the zones' (the node's zones') high watermarks, so the rest of the system can still allocate; 0 = no margin, run until allocations fail (default 64)");
 
 struct khh_state khh;
 
@@ -197,12 +197,36 @@ static int __init khh_alloc_records(void)
 }
 
 /*
+ * Whether @nid is a node the run draws on: every node, or with node=N
+ * (__GFP_THISNODE) only N, whose free memory alone the run uses up.
+ */
+static bool __init khh_run_node(int nid)
+{
+	return khh.node == NUMA_NO_NODE || nid == khh.node;
+}
+
+/* NR_FREE_PAGES of the zones of the nodes the run draws on. */
+static unsigned long __init khh_free_pages(void)
+{
+	unsigned long free = 0;
+	int z;
+
+	if (khh.node == NUMA_NO_NODE)
+		return global_zone_page_state(NR_FREE_PAGES);
+	for (z = 0; z < MAX_NR_ZONES; z++)
+		free += zone_page_state(&NODE_DATA(khh.node)->node_zones[z], NR_FREE_PAGES);
+	return free;
+}
+
+/*
  * Free pages the run leaves alone: keep_free_mb plus the high watermarks of
- * all zones, or none if keep_free_mb is 0.  Costly allocations go on down to
- * the min watermark, and if nothing is reclaimable (no page cache, no swap)
- * every other allocation then ends in the OOM killer, which may find nothing
- * to kill and panic.  Stopping above the high watermarks also keeps kswapd
- * asleep.
+ * the zones it draws on (all, or node=N's), or none if keep_free_mb is 0.
+ * Costly allocations go on down to the min watermark, and if nothing is
+ * reclaimable (no page cache, no swap) every other allocation then ends in
+ * the OOM killer, which may find nothing to kill and panic.  Stopping above
+ * the high watermarks also keeps kswapd asleep.  A node-bound run checks its
+ * node's free memory against its node's watermarks: the other nodes' free
+ * memory cannot keep the node from running dry.
  */
 static unsigned long __init khh_margin(void)
 {
@@ -213,6 +237,8 @@ static unsigned long __init khh_margin(void)
 	if (!khh_keep_free_mb)
 		return 0;
 	for_each_online_node(nid) {
+		if (!khh_run_node(nid))
+			continue;
 		for (z = 0; z < MAX_NR_ZONES; z++) {
 			zone = &NODE_DATA(nid)->node_zones[z];
 			if (populated_zone(zone))
@@ -278,7 +304,7 @@ static const char *__init khh_should_stop(void)
 	if (fatal_signal_pending(current))
 		return "signal";
 	if (khh.margin_pages &&
-	    global_zone_page_state(NR_FREE_PAGES) < khh.margin_pages + (1UL << khh.order))
+	    khh_free_pages() < khh.margin_pages + (1UL << khh.order))
 		return "margin";
 	return NULL;
 }
@@ -321,7 +347,7 @@ static void __init khh_run(void)
 	struct page *page;
 	u64 start, t0, t1;
 
-	khh.free_pages_start = global_zone_page_state(NR_FREE_PAGES);
+	khh.free_pages_start = khh_free_pages();
 	start = ktime_get_ns();
 	for (;;) {
 		khh.stop_reason = khh_should_stop();
@@ -339,7 +365,18 @@ static void __init khh_run(void)
 		cond_resched();
 	}
 	khh.elapsed_ns = ktime_get_ns() - start;
-	khh.free_pages_end = global_zone_page_state(NR_FREE_PAGES);
+	khh.free_pages_end = khh_free_pages();
+}
+
+/*
+ * Between steps of the statistics: the sort and the passes over up to
+ * cap_rec samples (millions with free_immediately) run in module init,
+ * where sleeping is allowed, and must not hold the CPU throughout (Debian
+ * kernels preempt voluntarily only).
+ */
+static void khh_relax(void)
+{
+	cond_resched();
 }
 
 static int __init khh_init(void)
@@ -355,7 +392,7 @@ static int __init khh_init(void)
 	khh.margin_pages = khh_margin();
 
 	khh_run();
-	khh_stats_compute(khh.lat, khh.count, &khh.st);
+	khh_stats_compute(khh.lat, khh.count, &khh.st, khh_relax);
 
 	ret = khh_report_init();
 	if (ret) {

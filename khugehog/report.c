@@ -182,9 +182,10 @@ void khh_report_log(void)
 		khh.free_immediately ? " free_immediately" : "", khh.count,
 		khh.failures, khh.nr_rec, khh.stop_reason,
 		div_u64(khh.elapsed_ns, NSEC_PER_MSEC));
-	pr_info("allocated %llu MB of %lu MB free at start; holding %llu pages%s\n",
+	pr_info("allocated %llu MB of %lu MB free %s at start; holding %llu pages%s\n",
 		pages >> (20 - PAGE_SHIFT),
-		khh.free_pages_start >> (20 - PAGE_SHIFT), khh.held_pages,
+		khh.free_pages_start >> (20 - PAGE_SHIFT),
+		khh.node == NUMA_NO_NODE ? "in all" : "on the node", khh.held_pages,
 		khh.pin ? " (the last quarter of each pinned block)" : "");
 	if (!khh.count)
 		return;

@@ -19,6 +19,13 @@ const struct khh_pct khh_pcts[KHH_NR_PCT] = {
 	{ 9990, "99.9" },
 };
 
+/* Call @relax every KHH_RELAX_EVERY values of the loop counter @i. */
+static void relax_every(khh_relax_fn relax, size_t i)
+{
+	if (relax && !(i & (KHH_RELAX_EVERY - 1)))
+		relax();
+}
+
 /* Restore the max-heap property below @root in v[0..n). */
 static void sift_down(u64 *v, size_t root, size_t n)
 {
@@ -43,23 +50,28 @@ static void sift_down(u64 *v, size_t root, size_t n)
  * khh_sort_u64() - sort an array of u64 in ascending order
  * @v: the array
  * @n: number of elements
+ * @relax: called every KHH_RELAX_EVERY sifts, or NULL
  *
- * Heapsort: in place, no recursion, O(n log n) in the worst case.
+ * Heapsort: in place, no recursion, O(n log n) in the worst case; each
+ * sift is O(log n), so @relax runs every O(KHH_RELAX_EVERY log n) steps.
  */
-void khh_sort_u64(u64 *v, size_t n)
+void khh_sort_u64(u64 *v, size_t n, khh_relax_fn relax)
 {
 	size_t i;
 	u64 tmp;
 
 	if (n < 2)
 		return;
-	for (i = n / 2; i-- > 0; )
+	for (i = n / 2; i-- > 0; ) {
 		sift_down(v, i, n);
+		relax_every(relax, i);
+	}
 	for (i = n - 1; i > 0; i--) {
 		tmp = v[0];
 		v[0] = v[i];
 		v[i] = tmp;
 		sift_down(v, 0, i);
+		relax_every(relax, i);
 	}
 }
 
@@ -94,6 +106,27 @@ u64 khh_percentile(const u64 *sorted, size_t n, u32 bp)
 	return sorted[rank - 1];
 }
 
+/* khh_mean() with @relax called every KHH_RELAX_EVERY samples. */
+static void mean_relax(const u64 *v, size_t n, u64 *mean, u64 *rem,
+		       khh_relax_fn relax)
+{
+	u64 q = 0, r = 0, vq;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		relax_every(relax, i);
+		vq = div64_u64(v[i], n);
+		q += vq;
+		r += v[i] - vq * n;	/* < 2n: both terms are below n */
+		if (r >= n) {
+			r -= n;
+			q++;
+		}
+	}
+	*mean = q;
+	*rem = r;
+}
+
 /**
  * khh_mean() - exact mean of samples, as quotient and remainder
  * @v: the samples, in any order
@@ -106,20 +139,7 @@ u64 khh_percentile(const u64 *sorted, size_t n, u32 bp)
  */
 void khh_mean(const u64 *v, size_t n, u64 *mean, u64 *rem)
 {
-	u64 q = 0, r = 0, vq;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		vq = div64_u64(v[i], n);
-		q += vq;
-		r += v[i] - vq * n;	/* < 2n: both terms are below n */
-		if (r >= n) {
-			r -= n;
-			q++;
-		}
-	}
-	*mean = q;
-	*rem = r;
+	mean_relax(v, n, mean, rem, NULL);
 }
 
 /* @hi:@lo = @a * @b, from 32-bit halves. */
@@ -190,6 +210,25 @@ u64 khh_isqrt128(u64 hi, u64 lo)
 	return root;
 }
 
+/* khh_stddev() with @relax called every KHH_RELAX_EVERY samples of each pass. */
+static u64 stddev_relax(const u64 *v, size_t n, khh_relax_fn relax)
+{
+	u64 w[3] = { 0, 0, 0 };
+	u64 m, rem;
+	size_t i;
+
+	if (!n)
+		return 0;
+	mean_relax(v, n, &m, &rem, relax);
+	for (i = 0; i < n; i++) {
+		relax_every(relax, i);
+		add_square(w, v[i] >= m ? v[i] - m : m - v[i]);
+	}
+	div_wide(w, n);
+	/* S / n <= max (v[i] - m)^2 < 2^128, so w[2] is 0 here */
+	return khh_isqrt128(w[1], w[0]);
+}
+
 /**
  * khh_stddev() - population standard deviation of samples
  * @v: the samples, in any order
@@ -205,18 +244,7 @@ u64 khh_isqrt128(u64 hi, u64 lo)
  */
 u64 khh_stddev(const u64 *v, size_t n)
 {
-	u64 w[3] = { 0, 0, 0 };
-	u64 m, rem;
-	size_t i;
-
-	if (!n)
-		return 0;
-	khh_mean(v, n, &m, &rem);
-	for (i = 0; i < n; i++)
-		add_square(w, v[i] >= m ? v[i] - m : m - v[i]);
-	div_wide(w, n);
-	/* S / n <= max (v[i] - m)^2 < 2^128, so w[2] is 0 here */
-	return khh_isqrt128(w[1], w[0]);
+	return stddev_relax(v, n, NULL);
 }
 
 /**
@@ -224,19 +252,22 @@ u64 khh_stddev(const u64 *v, size_t n)
  * @v: the samples; sorted in place
  * @n: number of samples
  * @st: filled with the summary (all zero when @n is 0)
+ * @relax: called every KHH_RELAX_EVERY steps of the sort and of each pass
+ *	over the samples, or NULL
  */
-void khh_stats_compute(u64 *v, size_t n, struct khh_stats *st)
+void khh_stats_compute(u64 *v, size_t n, struct khh_stats *st,
+		       khh_relax_fn relax)
 {
 	int i;
 
 	*st = (struct khh_stats){ .n = n };
 	if (!n)
 		return;
-	khh_sort_u64(v, n);
+	khh_sort_u64(v, n, relax);
 	st->min = v[0];
 	st->max = v[n - 1];
-	khh_mean(v, n, &st->mean, &st->mean_rem);
-	st->stddev = khh_stddev(v, n);
+	mean_relax(v, n, &st->mean, &st->mean_rem, relax);
+	st->stddev = stddev_relax(v, n, relax);
 	for (i = 0; i < KHH_NR_PCT; i++)
 		st->pct[i] = khh_percentile(v, n, khh_pcts[i].bp);
 }

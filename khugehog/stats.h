@@ -60,12 +60,24 @@ struct khh_stats {
 	u64 pct[KHH_NR_PCT];
 };
 
-void khh_sort_u64(u64 *v, size_t n);
+/*
+ * The long loops call the caller's relax function (khugehog: cond_resched())
+ * at least once every KHH_RELAX_EVERY steps, a step being one heap sift or
+ * one sample of a linear pass, so a large sample set never holds the CPU
+ * for long.  A power of two.
+ */
+#define KHH_RELAX_EVERY 1024
+
+/* Called between steps, where the caller may sleep; may be NULL. */
+typedef void (*khh_relax_fn)(void);
+
+void khh_sort_u64(u64 *v, size_t n, khh_relax_fn relax);
 u64 khh_percentile(const u64 *sorted, size_t n, u32 bp);
 void khh_mean(const u64 *v, size_t n, u64 *mean, u64 *rem);
 u64 khh_stddev(const u64 *v, size_t n);
 u64 khh_isqrt128(u64 hi, u64 lo);
-void khh_stats_compute(u64 *v, size_t n, struct khh_stats *st);
+void khh_stats_compute(u64 *v, size_t n, struct khh_stats *st,
+		       khh_relax_fn relax);
 u64 khh_ns_to_tenths(u64 ns);
 
 #endif /* KHUGEHOG_STATS_H */

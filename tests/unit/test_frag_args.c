@@ -126,6 +126,16 @@ static const struct {
 	{ "--thp-touch 1G --seed 3", "conflicts with --seed" },
 	{ "--thp-touch 1G --map m.csv", "conflicts with --map" },
 	{ "--verify --thp-touch 1G", "conflicts with --verify" },
+	{ "--thp-touch 1G --mlock", "conflicts with --mlock" },
+	{ "--mlock=1", "'--mlock' takes no value" },
+	{ "--thp-touch 1G --node 0", "conflicts with --node" },
+	{ "--node -1", "negative" },
+	{ "--node x", "not a node number" },
+	{ "--node 1x", "not a node number" },
+	{ "--node 1024", "too large (max 1023)" },
+	{ "--node 99999999999999999999999", "too large" },
+	{ "--node=", "empty" },
+	{ "--node 0 --node 1", "given twice" },
 	{ "--size 1G --size 2G", "'--size' given twice" },
 	{ "--verify --verify", "given twice" },
 	{ "--bogus", "unknown option '--bogus'" },
@@ -171,7 +181,7 @@ static bool test_defaults(void)
 	       o.keep == 0.25 && o.keep_pages == 128 &&
 	       o.pattern == FRAG_PATTERN_STRIDE && o.seed == 1 &&
 	       o.hold_seconds == -1 && !o.map_path && !o.ready_path &&
-	       !o.verify && o.thp_touch == 0 && !o.help;
+	       !o.verify && !o.mlock && o.thp_touch == 0 && !o.help;
 }
 
 static bool test_size(void)
@@ -237,7 +247,8 @@ static bool test_hold_outputs(void)
 	       o.hold_seconds == FRAG_HOLD_SECONDS_MAX &&
 	       parses("--map /tmp/m.csv --verify --ready-file /tmp/r", &o) &&
 	       !strcmp(o.map_path, "/tmp/m.csv") &&
-	       !strcmp(o.ready_path, "/tmp/r") && o.verify;
+	       !strcmp(o.ready_path, "/tmp/r") && o.verify &&
+	       parses("--mlock", &o) && o.mlock;
 }
 
 /* --thp-touch measures and exits by default; --hold makes it hold. */

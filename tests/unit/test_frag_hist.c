@@ -228,6 +228,70 @@ static bool test_target(void)
 	       frag_target_bytes(&o, total, margin + 2048, &capped) == 2 << 20;
 }
 
+static bool test_node_meminfo(void)
+{
+	const char *text = "Node 1 MemTotal:        1572864 kB\n"
+			   "Node 1 MemFree:          800000 kB\n"
+			   "Node 1 MemUsed:          772864 kB\n";
+	uint64_t kb = 0;
+
+	return !frag_node_meminfo_kb(text, "MemFree", &kb) && kb == 800000 &&
+	       !frag_node_meminfo_kb(text, "MemTotal", &kb) && kb == 1572864 &&
+	       frag_node_meminfo_kb(text, "Mem", &kb) == -1 &&
+	       frag_node_meminfo_kb("MemFree: 5 kB\n", "MemFree", &kb) == -1;
+}
+
+static bool test_node_margin(void)
+{
+	return frag_node_margin_kb(0) == 8 * 1024 &&
+	       frag_node_margin_kb(49000) == 49000 + 8 * 1024;
+}
+
+static bool test_zoneinfo_node_high(void)
+{
+	const char *text =
+		"Node 0, zone      DMA\n  pages free     3840\n        min      4\n"
+		"        high     16\n  pagesets\n    cpu: 0\n              high:  0\n"
+		"Node 0, zone    DMA32\n        min      3000\n        high     3660\n"
+		"              high:  9000\n"
+		"Node 1, zone    DMA32\n        high     4000\n";
+	uint64_t kb = 0;
+
+	return !frag_zoneinfo_node_high_kb(text, 0, &kb) && kb == (16 + 3660) * 4 &&
+	       !frag_zoneinfo_node_high_kb(text, 1, &kb) && kb == 4000 * 4 &&
+	       frag_zoneinfo_node_high_kb(text, 2, &kb) == -1;
+}
+
+static bool test_node_target(void)
+{
+	const uint64_t high = 49000, margin = 49000 + 8 * 1024;
+	struct frag_opts o = { 0 };
+	bool capped;
+	uint64_t t;
+
+	/* Default: the node's free memory above its margin, whole chunks. */
+	t = frag_node_target_bytes(&o, 800000, high, &capped);
+	if (capped || t != (800000 - margin) * 1024 / (2 << 20) * (2 << 20))
+		return false;
+	/* --size below: as is; above: capped and said so. */
+	o.size = UINT64_C(256) << 20;
+	if (frag_node_target_bytes(&o, 800000, high, &capped) != o.size || capped)
+		return false;
+	o.size = UINT64_C(2) << 30;
+	t = frag_node_target_bytes(&o, 800000, high, &capped);
+	if (!capped || t != (800000 - margin) * 1024 / (2 << 20) * (2 << 20))
+		return false;
+	/* --percent 50: half of it. */
+	o.size = 0;
+	o.percent = 50;
+	t = frag_node_target_bytes(&o, margin + 1024 * 1024, high, &capped);
+	if (capped || t != 512 << 20)
+		return false;
+	/* Nothing above the margin. */
+	o.percent = 0;
+	return frag_node_target_bytes(&o, margin, high, &capped) == 0;
+}
+
 static bool test_sysfs_choice(void)
 {
 	char buf[16];
@@ -257,6 +321,10 @@ static const struct {
 	{ "vmstat parsing", test_vmstat_parse },
 	{ "margin is max(64M, 3% of MemTotal)", test_margin },
 	{ "target from MemAvailable, --size, --percent", test_target },
+	{ "node meminfo lines", test_node_meminfo },
+	{ "--node margin is the node's high watermark + 8M", test_node_margin },
+	{ "zoneinfo: a node's summed high watermarks", test_zoneinfo_node_high },
+	{ "--node target: the node's free memory above its margin", test_node_target },
 	{ "sysfs choice parsing", test_sysfs_choice },
 };
 

@@ -144,7 +144,7 @@ static void test_one_to_hundred(void)
 	for (i = 0; i < 100; i++)
 		v[i] = i + 1;
 	shuffle(v, 100);
-	khh_stats_compute(v, 100, &st);
+	khh_stats_compute(v, 100, &st, NULL);
 	ksft_test_result(check_stats("1..100", &st, 100, 1, 100, 50, 50, 28, exp),
 			 "1..100: nearest-rank percentiles, mean 50.5, stddev 28");
 }
@@ -157,7 +157,7 @@ static void test_single(void)
 
 	for (i = 0; i < KHH_NR_PCT; i++)
 		exp[i] = 1234567;
-	khh_stats_compute(v, 1, &st);
+	khh_stats_compute(v, 1, &st, NULL);
 	ksft_test_result(check_stats("single", &st, 1, 1234567, 1234567, 1234567, 0, 0, exp),
 			 "single value: every statistic is that value, stddev 0");
 }
@@ -170,7 +170,7 @@ static void test_two(void)
 	u64 v[2] = { 20, 10 };
 	struct khh_stats st;
 
-	khh_stats_compute(v, 2, &st);
+	khh_stats_compute(v, 2, &st, NULL);
 	ksft_test_result(check_stats("two", &st, 2, 10, 20, 15, 0, 5, exp),
 			 "two values: p50 is the lower, p60 the upper, mean 15, stddev 5");
 }
@@ -185,7 +185,7 @@ static void test_all_equal(void)
 		v[i] = 42;
 	for (i = 0; i < KHH_NR_PCT; i++)
 		exp[i] = 42;
-	khh_stats_compute(v, 1000, &st);
+	khh_stats_compute(v, 1000, &st, NULL);
 	ksft_test_result(check_stats("all-equal", &st, 1000, 42, 42, 42, 0, 0, exp),
 			 "1000 equal values: stddev 0, every percentile equal");
 }
@@ -197,7 +197,7 @@ static void test_empty(void)
 	u64 v[1] = { 99 };
 
 	memset(&st, 0xff, sizeof(st));
-	khh_stats_compute(v, 0, &st);
+	khh_stats_compute(v, 0, &st, NULL);
 	ksft_test_result(check_stats("empty", &st, 0, 0, 0, 0, 0, 0, exp) &&
 			 khh_percentile(v, 0, 5000) == 0,
 			 "no samples: everything 0");
@@ -248,7 +248,7 @@ static void test_sort(void)
 			}
 			memcpy(ref, v, n * sizeof(*v));
 			qsort(ref, n, sizeof(*ref), cmp_u64);
-			khh_sort_u64(v, n);
+			khh_sort_u64(v, n, NULL);
 			if (memcmp(ref, v, n * sizeof(*v))) {
 				ksft_print_msg("sort differs from qsort: kind %d, n %zu\n",
 					       kind, n);
@@ -367,7 +367,7 @@ static void test_random_reference(void)
 		sq += (v[i] - mean) * (v[i] - mean);
 	sigma = sqrt_ld(sq / n);
 	qsort(ref, n, sizeof(*ref), cmp_u64);
-	khh_stats_compute(v, n, &st);
+	khh_stats_compute(v, n, &st, NULL);
 
 	if (st.min != ref[0] || st.max != ref[n - 1])
 		ok = 0;
@@ -393,6 +393,58 @@ static void test_random_reference(void)
 	ksft_test_result(ok, "20000 random latencies agree with qsort and long double");
 }
 
+/*
+ * The relax callback (cond_resched() in the module) runs throughout the
+ * long loops, at least once per KHH_RELAX_EVERY steps, and changes nothing.
+ */
+static size_t relax_calls;
+
+static void count_relax(void)
+{
+	relax_calls++;
+}
+
+static void test_relax(void)
+{
+	static u64 v[100000], w[100000];
+	size_t n = 100000, i, sort_calls, min_sort, min_all;
+	struct khh_stats st, ref;
+	int ok = 1;
+
+	for (i = 0; i < n; i++)
+		v[i] = w[i] = rng() % 10000000;
+	/* heapsort: n / 2 sifts to build the heap, n - 1 to take it apart */
+	min_sort = (n / 2 + n - 1) / KHH_RELAX_EVERY;
+	relax_calls = 0;
+	khh_sort_u64(v, n, count_relax);
+	sort_calls = relax_calls;
+	if (sort_calls < min_sort) {
+		ksft_print_msg("sort of %zu: %zu relax calls, expected at least %zu\n",
+			       n, sort_calls, min_sort);
+		ok = 0;
+	}
+	for (i = 1; i < n; i++)
+		ok &= v[i - 1] <= v[i];
+
+	/* the sort, then three passes: the mean, and the mean and squares of stddev */
+	memcpy(v, w, sizeof(v));
+	min_all = min_sort + 3 * (n / KHH_RELAX_EVERY);
+	relax_calls = 0;
+	khh_stats_compute(v, n, &st, count_relax);
+	if (relax_calls < min_all) {
+		ksft_print_msg("statistics of %zu: %zu relax calls, expected at least %zu\n",
+			       n, relax_calls, min_all);
+		ok = 0;
+	}
+	khh_stats_compute(w, n, &ref, NULL);
+	if (memcmp(&st, &ref, sizeof(st))) {
+		ksft_print_msg("statistics differ with and without a relax callback\n");
+		ok = 0;
+	}
+	ksft_test_result(ok, "relax runs every %d steps of the sort and of each pass",
+			 KHH_RELAX_EVERY);
+}
+
 static void test_tenths(void)
 {
 	int ok = 1;
@@ -412,7 +464,7 @@ static void test_tenths(void)
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(13);
+	ksft_set_plan(14);
 	test_pct_table();
 	test_one_to_hundred();
 	test_single();
@@ -425,6 +477,7 @@ int main(void)
 	test_stddev_overflow();
 	test_isqrt();
 	test_random_reference();
+	test_relax();
 	test_tenths();
 	return ksft_finished();
 }
