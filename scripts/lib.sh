@@ -15,6 +15,75 @@ ensure_apt_lists() {
 	fi
 }
 
+# A private apt configuration per Debian suite group, in the cache: its own
+# sources list, lists, package cache and (empty) dpkg status, and none of the
+# host's apt.conf.d, sources.list.d or preferences.  The host's apt sources and
+# dpkg database are never read or written.  Groups:
+#   bookworm          bookworm, bookworm-updates, bookworm-security (Debian 12)
+#   trixie            trixie, trixie-updates, trixie-security (Debian 13)
+#   trixie-backports  trixie-backports alone (its meta-packages win there)
+#   sid               unstable
+PCOMPACT_MIRROR=${PCOMPACT_MIRROR:-http://deb.debian.org/debian}
+PCOMPACT_SECURITY_MIRROR=${PCOMPACT_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
+PCOMPACT_KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
+PCOMPACT_APT_GROUPS="bookworm trixie trixie-backports sid"
+# Signatures are always checked; the Valid-Until date of a Release file only
+# when PCOMPACT_CHECK_VALID_UNTIL=true: a mirror snapshot (as on the test
+# machines) serves sid's Release file after the week it is declared valid for.
+PCOMPACT_CHECK_VALID_UNTIL=${PCOMPACT_CHECK_VALID_UNTIL:-false}
+
+# apt_sources GROUP: the one-line sources of a group.
+apt_sources() {
+	local k="[signed-by=$PCOMPACT_KEYRING]"
+	case "$1" in
+	bookworm|trixie)
+		echo "deb $k $PCOMPACT_MIRROR $1 main"
+		echo "deb $k $PCOMPACT_MIRROR $1-updates main"
+		echo "deb $k $PCOMPACT_SECURITY_MIRROR $1-security main" ;;
+	trixie-backports|sid)
+		echo "deb $k $PCOMPACT_MIRROR $1 main" ;;
+	*) return 1 ;;
+	esac
+}
+
+# papt GROUP apt-get|apt-cache ARGS...: run apt with GROUP's private
+# configuration, creating it (and running update) the first time.
+papt() {
+	local group=$1 tool=$2 root lockfd=""
+	shift 2
+	root="$CACHE/apt/$group"
+	local opts=(-o "Dir::Etc::sourcelist=$root/sources.list"
+		    -o "Dir::Etc::sourceparts=$root/empty" -o "Dir::Etc::parts=$root/empty"
+		    -o "Dir::Etc::preferences=$root/empty/none"
+		    -o "Dir::Etc::preferencesparts=$root/empty"
+		    -o "Dir::State::Lists=$root/lists" -o "Dir::State::status=$root/status"
+		    -o "Dir::State::extended_states=$root/extended_states"
+		    -o "Dir::Cache=$root/cache" -o "APT::Architecture=amd64"
+		    -o "APT::Architectures::=amd64" -o "Acquire::Languages=none"
+		    -o "APT::Sandbox::User=root" -o "Acquire::Check-Valid-Until=$PCOMPACT_CHECK_VALID_UNTIL")
+	mkdir -p "$CACHE/apt"
+	if [ ! -f "$root/.updated" ]; then
+		# One update at a time per group (check runs fetch-kernel in parallel).
+		exec {lockfd}>"$CACHE/apt/$group.lock"
+		flock "$lockfd"
+	fi
+	if [ ! -f "$root/.updated" ]; then
+		mkdir -p "$root/empty" "$root/lists/partial" "$root/cache/archives/partial"
+		: > "$root/status"
+		apt_sources "$group" > "$root/sources.list" || die "unknown apt group '$group'"
+		log "apt-get update for $group (private lists in $root)"
+		apt-get "${opts[@]}" -qq update >&2 || die "apt-get update for $group failed"
+		touch "$root/.updated"
+	fi
+	[ -z "${lockfd:-}" ] || { exec {lockfd}>&-; unset lockfd; }
+	"$tool" "${opts[@]}" "$@"
+}
+
+# papt_update GROUP: refresh GROUP's lists (the next papt call re-downloads).
+papt_update() {
+	rm -f "$CACHE/apt/$1/.updated"
+}
+
 # Debian packages the scripts need, with the command each one provides.
 PCOMPACT_DEPS="
 qemu-system-x86:qemu-system-x86_64
@@ -33,6 +102,12 @@ bc:bc
 libelf-dev:
 dwarves:pahole
 linux-libc-dev:
+sparse:sparse
+mmdebstrap:mmdebstrap
+debhelper:dh
+dh-dkms:dh_dkms
+dpkg-dev:dpkg-buildpackage
+lintian:lintian
 "
 
 # Install whichever of PCOMPACT_DEPS is missing, saying what it installs.

@@ -35,6 +35,7 @@ frag_p50=$p50
 # The memory khugehog gave back is whole 2 MB blocks again: fragment anew.
 stop_frag || fail "frag exit"
 start_frag
+drain_pcp_lists || note "per-cpu lists still hold $(pcp_pages) pages"
 echo 1 > /proc/sys/vm/compact_memory
 run_khugehog
 note "after compact_memory: $count hugepages, $stalls direct compaction stalls, p50 ${p50} us, mean ${mean} us (fragmented p50 ${frag_p50} us)"

@@ -2,8 +2,9 @@
 # Every setup step of pcompact made to fail, through the fault injection of
 # the test build (/pc/module-faults/pcompact.ko, `make pcompact-faults`):
 # - node state, sysfs group, memory notifier or thread creation failing makes
-#   the load fail with ENOMEM and leaves nothing behind (no sysfs, thread,
-#   kprobe, tracepoint probe, trace event; the sysctl restored);
+#   the load fail with ENOMEM, the CPU hotplug state with ENOSPC (no dynamic
+#   state free), and leaves nothing behind (no sysfs, thread, kprobe,
+#   tracepoint probe, trace event, CPU hotplug state; the sysctl restored);
 # - the kprobe or a tracepoint lookup failing leaves the module working
 #   without that hook, listed as failed in /sys/kernel/pcompact/hooks;
 # - a thread that cannot start at runtime fails the nodes= write and leaves
@@ -38,8 +39,12 @@ while IFS='|' read -r args step what; do
 		rmmod pcompact
 		fail "$args: insmod succeeded"
 	fi
-	grep -q 'Cannot allocate memory' /tmp/insmod.err ||
-		fail "$args: insmod did not fail with ENOMEM: $(cat /tmp/insmod.err)"
+	case $step in
+	cpuhp) errno=ENOSPC msg='No space left on device' ;;
+	*) errno=ENOMEM msg='Cannot allocate memory' ;;
+	esac
+	grep -q "$msg" /tmp/insmod.err ||
+		fail "$args: insmod did not fail with $errno: $(cat /tmp/insmod.err)"
 	[ "$(injected "$step")" = 1 ] || fail "$args: $(injected "$step") injected $step failures, expected 1"
 	assert_pcompact_gone "$orig" "$args"
 	case $what in
@@ -57,6 +62,7 @@ fault=sysfs|sysfs|
 fault=sysfs fault_after=1|sysfs|the top directory
 fault=sysfs fault_after=2|sysfs|node 0's directory
 fault=notifier|notifier|takeover
+fault=cpuhp|cpuhp|takeover
 fault=kthread|kthread|thread0
 fault=kthread fault_after=1|kthread|thread0
 EOF

@@ -10,7 +10,7 @@ depmod() { /sbin/depmod "$@"; }
 modinfo() { /sbin/modinfo "$@"; }
 lsmod() { /sbin/lsmod "$@"; }
 
-fail() { echo "FAIL: $*"; exit 1; }
+fail() { echo "FAIL: $*"; echo "$*" 2>/dev/null >> /tmp/test-fail; exit 1; }
 skip() { echo "SKIP: $*"; exit 4; }
 note() { echo "# $*"; }
 
@@ -41,6 +41,25 @@ vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
 free_blocks_at_least() {
 	awk -v o="$1" '{ m = 1; for (i = 5 + o; i <= NF; i++) { s += $i * m; m *= 2 } }
 		END { printf "%d\n", s }' /proc/buddyinfo
+}
+
+# drain_pcp_lists: give the pages on the per-cpu free lists back to the
+# buddy lists before a manual compaction.  Pages frag freed a moment ago sit
+# there, invisible to compaction's free scanner, which then finds nothing at
+# frag's stride and declares a zone done (README: why one compact_memory did
+# nothing on 6.12; a fast host meets it, a slow one has drained by itself).
+# The lists' high mark goes to its minimum until under 4096 pages remain
+# (at most 30 s), then back.
+pcp_pages() { awk '$1 == "count:" { s += $2 } END { print s + 0 }' /proc/zoneinfo; }
+drain_pcp_lists() {
+	_hf=/proc/sys/vm/percpu_pagelist_high_fraction
+	[ -w $_hf ] || return 0
+	_old=$(cat $_hf)
+	echo 1000000 > $_hf || return 1
+	wait_for '[ $(pcp_pages) -lt 4096 ]' 30
+	_rc=$?
+	echo "$_old" > $_hf
+	return $_rc
 }
 
 # kthreads_named PATTERN: count kernel threads whose name matches PATTERN.
@@ -117,14 +136,15 @@ pcompact_kprobes() {
 }
 
 # pcompact_leftovers SYSCTL: print what a pcompact that is gone left behind
-# (module, sysfs, threads, trace events, kprobe, a sysctl not back at
-# SYSCTL); print nothing when nothing is left.
+# (module, sysfs, threads, trace events, kprobe, CPU hotplug state, a
+# sysctl not back at SYSCTL); print nothing when nothing is left.
 pcompact_leftovers() {
 	[ -e /sys/module/pcompact ] && echo "/sys/module/pcompact"
 	[ -e "$PC_SYS" ] && echo "$PC_SYS"
 	[ "$(kthreads_named '^pcompactd')" = 0 ] || echo "pcompactd threads: $(ps -o comm | grep '^pcompactd' | tr '\n' ' ')"
 	[ -e /sys/kernel/tracing/events/pcompact ] && echo "trace events"
 	pcompact_kprobes | sed 's/^/kprobe: /'
+	grep ' pcompact:' /sys/devices/system/cpu/hotplug/states 2>/dev/null | sed 's/^/CPU hotplug state: /'
 	[ "$(cat /proc/sys/vm/compaction_proactiveness)" = "$1" ] ||
 		echo "vm.compaction_proactiveness $(cat /proc/sys/vm/compaction_proactiveness), was $1"
 	return 0
