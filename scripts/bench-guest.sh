@@ -21,7 +21,12 @@
 #   BENCH_MECH          none | sysctl | module | manual: what compacts
 #   BENCH_PROACTIVENESS vm.compaction_proactiveness (sysctl) or pcompact's
 #                       proactiveness (module)
-#   BENCH_WORKLOADS     space-separated, in order: khugehog, thp, pin
+#   BENCH_WORKLOADS     space-separated, in order: khugehog, thp, pin,
+#                       sweepD (khugehog with delay_us=D), khugehog-thp,
+#                       khugehog-light (khugehog with gfp=thp / light)
+#   BENCH_SWEEP_MAX     khugehog max= of the sweep (default 512 = 1 GiB)
+#   BENCH_BURSTS, BENCH_BURST_LOW, BENCH_BURST_WAIT_S, BENCH_BURST_PAUSE_S
+#                       the bursts workload (3 bursts, low 80, 60 s, 5 s)
 #   BENCH_KHH_ARGS      khugehog.ko parameters of the khugehog workload
 #   BENCH_THP_MB        size of the frag --thp-touch mapping, MiB
 #   BENCH_FRAG_ARGS     extra frag arguments (default: none)
@@ -45,7 +50,7 @@ SAMPLE_S=${BENCH_SAMPLE_S:-0.05}
 LEAD_S=${BENCH_LEAD_S:-1}
 IDLE_S=${BENCH_IDLE_S:-0}
 TAIL_S=${BENCH_TAIL_S:-1}
-FRAG_PID=""
+FRAG_PIDS=""
 
 say() { echo "# bench: $*" >&3; echo "# bench: $*"; }
 die() {
@@ -202,29 +207,187 @@ wait_until() {
 	done
 }
 
+# The NUMA nodes with memory, one per line.
+memory_nodes() {
+	for d in /sys/devices/system/node/node[0-9]*; do
+		[ -r "$d/meminfo" ] || continue
+		awk '$3 == "MemTotal:" && $4 > 0 { found = 1 } END { exit !found }' "$d/meminfo" &&
+			echo "${d##*node}"
+	done
+}
+
+# start_frag: one frag per NUMA node (frag --node N), one after the other,
+# so every node is fragmented the same way in every scenario whichever CPU
+# runs frag; with BENCH_FRAG_PER_NODE=0 (or no node directory) a single
+# frag as before.  map.csv (and later map.csv.1) join the nodes' maps.
 start_frag() {
-	rm -f "$TMP/frag.ready" "$TMP/map.csv" "$TMP"/map.csv.*
-	# shellcheck disable=SC2086
-	"$FRAG" --map "$TMP/map.csv" --ready-file "$TMP/frag.ready" $BENCH_FRAG_ARGS \
-		> "$TMP/$W.frag_out" 2>&1 &
-	FRAG_PID=$!
-	wait_until "[ -e $TMP/frag.ready ] || ! kill -0 $FRAG_PID 2>/dev/null" 900 ||
-		die "frag not ready within 900 s"
-	[ -e "$TMP/frag.ready" ] || die "frag exited early: $(tail -n 3 "$TMP/$W.frag_out" | tr '\n' ' ')"
+	rm -f "$TMP"/frag.*.ready "$TMP/map.csv" "$TMP"/map.csv.* "$TMP"/map.*.csv* "$TMP/$W.frag_out"
+	FRAG_PIDS=""
+	FRAG_NODES=""
+	[ "${BENCH_FRAG_PER_NODE:-1}" = 1 ] && FRAG_NODES=$(memory_nodes)
+	for n in ${FRAG_NODES:-all}; do
+		_node_arg=""
+		[ "$n" = all ] || _node_arg="--node $n"
+		# shellcheck disable=SC2086
+		"$FRAG" $_node_arg --map "$TMP/map.$n.csv" --ready-file "$TMP/frag.$n.ready" \
+			$BENCH_FRAG_ARGS > "$TMP/$W.frag_out.$n" 2>&1 &
+		_pid=$!
+		FRAG_PIDS="$FRAG_PIDS $_pid"
+		wait_until "[ -e $TMP/frag.$n.ready ] || ! kill -0 $_pid 2>/dev/null" 900 ||
+			die "frag ($n) not ready within 900 s"
+		[ -e "$TMP/frag.$n.ready" ] ||
+			die "frag ($n) exited early: $(tail -n 3 "$TMP/$W.frag_out.$n" | tr '\n' ' ')"
+	done
+	join_maps "" map.csv
+}
+
+# join_maps SUFFIX OUT: the nodes' maps (map.N.csv SUFFIX) as one CSV.
+join_maps() {
+	_first=1
+	for n in ${FRAG_NODES:-all}; do
+		if [ $_first = 1 ]; then
+			cat "$TMP/map.$n.csv$1"
+			_first=0
+		else
+			tail -n +2 "$TMP/map.$n.csv$1"
+		fi
+	done > "$TMP/$2"
+}
+
+# frag_out: every frag's output, node by node.
+frag_out() {
+	for n in ${FRAG_NODES:-all}; do
+		echo "# frag ${n}"
+		cat "$TMP/$W.frag_out.$n"
+	done > "$TMP/$W.frag_out"
 }
 
 stop_frag() {
-	[ -n "$FRAG_PID" ] || return 0
-	kill -TERM "$FRAG_PID" 2>/dev/null
-	wait "$FRAG_PID"
-	FRAG_PID=""
+	[ -n "$FRAG_PIDS" ] || return 0
+	for p in $FRAG_PIDS; do
+		kill -TERM "$p" 2>/dev/null
+	done
+	for p in $FRAG_PIDS; do
+		wait "$p"
+	done
+	FRAG_PIDS=""
+	frag_out
 }
 
-# The occupancy map after the run: SIGUSR1 makes frag write map.csv.1.
+# The occupancy map after the run: SIGUSR1 makes each frag write
+# map.N.csv.1.
 frag_map_after() {
-	kill -USR1 "$FRAG_PID"
-	wait_until "grep -q 'frag: map file=$TMP/map.csv.1 ' $TMP/$W.frag_out" 300 ||
-		die "frag wrote no map after SIGUSR1"
+	for p in $FRAG_PIDS; do
+		kill -USR1 "$p"
+	done
+	for n in ${FRAG_NODES:-all}; do
+		wait_until "grep -q 'frag: map file=$TMP/map.$n.csv.1 ' $TMP/$W.frag_out.$n" 300 ||
+			die "frag ($n) wrote no map after SIGUSR1"
+	done
+	join_maps .1 map.csv.1
+}
+
+# compact_memory LABEL: one write to /proc/sys/vm/compact_memory, waited
+# for (the write returns when compaction has finished), with what it did:
+# its exit status and duration, the compaction counters and buddyinfo
+# before and after, and with BENCH_TRACE=1 the kernel's compaction trace
+# (one begin/end line per zone: where the scanners stopped and why).
+compact_memory() {
+	_f="$TMP/$W.compact_$1"
+	_tr=/sys/kernel/tracing
+	{
+		echo "label $1"
+		[ -n "$PCP_NOTE" ] && echo "$PCP_NOTE"
+		echo "t_start $(now)"
+		grep -E '^(compact_|pgmigrate_)' /proc/vmstat | sed 's/^/before_/'
+		sed 's/^/buddy_before /' /proc/buddyinfo
+	} > "$_f"
+	PCP_NOTE=""
+	if [ "${BENCH_TRACE:-0}" = 1 ] && [ -w "$_tr/tracing_on" ]; then
+		echo 0 > "$_tr/tracing_on"
+		echo > "$_tr/trace"
+		for e in mm_compaction_begin mm_compaction_end mm_compaction_migratepages; do
+			echo 1 > "$_tr/events/compaction/$e/enable"
+		done
+		echo 1 > "$_tr/tracing_on"
+	fi
+	echo 1 > /proc/sys/vm/compact_memory
+	_rc=$?
+	{
+		echo "t_end $(now)"
+		echo "rc $_rc"
+		grep -E '^(compact_|pgmigrate_)' /proc/vmstat | sed 's/^/after_/'
+		sed 's/^/buddy_after /' /proc/buddyinfo
+	} >> "$_f"
+	if [ "${BENCH_TRACE:-0}" = 1 ] && [ -w "$_tr/tracing_on" ]; then
+		echo 0 > "$_tr/tracing_on"
+		grep -E 'mm_compaction_(begin|end):' "$_tr/trace" | sed 's/^ */trace /' >> "$_f"
+		awk '/mm_compaction_migratepages/ { for (i = 1; i <= NF; i++) {
+			if ($i ~ /^nr_migrated=/) { sub(/.*=/, "", $i); m += $i }
+			if ($i ~ /^nr_failed=/) { sub(/.*=/, "", $i); f += $i } } n++ }
+			END { print "trace_migratepages calls=" n + 0 " migrated=" m + 0 " failed=" f + 0 }' \
+			"$_tr/trace" >> "$_f"
+		echo > "$_tr/trace"
+	fi
+	SEND_EXTRA="$SEND_EXTRA compact_$1.txt=$_f"
+}
+
+# Share (whole %) of the free pages that sit in free blocks of order 9 or more.
+free_in_blocks_pct() {
+	# No ^ in awk: busybox's may lack the math library.
+	awk '{ w = 1; for (i = 5; i <= NF; i++) { p = $i * w; t += p; if (i >= 14) b += p; w *= 2 } }
+		END { print (t ? int(100 * b / t) : 0) }' /proc/buddyinfo
+}
+
+# Pages on the per-cpu free lists, all zones and CPUs.
+pcp_pages() { awk '$1 == "count:" { s += $2 } END { print s + 0 }' /proc/zoneinfo; }
+
+# pcp_drain: let the per-cpu lists give their pages back to the buddy
+# lists before manual compacts (see manual_compaction): shrink every list's
+# high mark to its minimum (percpu_pagelist_high_fraction, the kernel then
+# drains the excess once a second), wait until fewer than
+# BENCH_PCP_DRAINED pages are left or 30 s, restore the setting.  The
+# numbers go into the next compaction record.
+pcp_drain() {
+	_hf=/proc/sys/vm/percpu_pagelist_high_fraction
+	PCP_NOTE="pcp_before $(pcp_pages)"
+	[ -w "$_hf" ] || return 0
+	_old=$(cat "$_hf")
+	_t0=$(now)
+	echo 1000000 > "$_hf" || return 0
+	wait_until "[ \$(pcp_pages) -lt ${BENCH_PCP_DRAINED:-4096} ]" 30
+	echo "$_old" > "$_hf"
+	PCP_NOTE="$PCP_NOTE
+pcp_after_drain $(pcp_pages)
+drain_s $(awk -v a="$_t0" -v b="$(now)" 'BEGIN { print b - a }')"
+}
+
+# manual_compaction: the floor is memory compacted before the stream, so
+# write compact_memory again while less than BENCH_MANUAL_PCT% of the free
+# memory is in free order-9 blocks, at most BENCH_MANUAL_WRITES times.  On
+# 6.12 one write can end at once having done nothing: the free scanner
+# starts at the top of the zone, where the pages frag freed last still sit
+# on the per-cpu lists (not in the buddy lists), doubles its stride on
+# every block it finds empty, and at a stride of 4 or more samples only
+# the pages frag keeps (every 4th); it meets the migration scanner without
+# a free page and the zone counts as complete.  Every write is recorded.
+manual_compaction() {
+	_i=1
+	while :; do
+		pcp_drain
+		compact_memory "manual$_i"
+		# Compaction leaves the pages it freed on the per-cpu lists too:
+		# drain them again and record the state the stream will meet.
+		pcp_drain
+		{
+			echo "$PCP_NOTE" | sed 's/^pcp_after_drain/drained_pcp/; /^pcp_before/d; /^drain_s/d'
+			sed 's/^/buddy_drained /' /proc/buddyinfo
+		} >> "$TMP/$W.compact_manual$_i"
+		PCP_NOTE=""
+		[ "$(free_in_blocks_pct)" -ge "${BENCH_MANUAL_PCT:-90}" ] && break
+		[ "$_i" -ge "${BENCH_MANUAL_WRITES:-3}" ] && break
+		_i=$((_i + 1))
+	done
 }
 
 mech_on() {
@@ -235,7 +398,7 @@ mech_on() {
 			die "cannot set vm.compaction_proactiveness" ;;
 	module) /sbin/insmod "$PCOMPACT_KO" proactiveness="$PROACTIVENESS" ||
 			die "insmod pcompact.ko proactiveness=$PROACTIVENESS failed" ;;
-	manual) echo 1 > /proc/sys/vm/compact_memory ;;
+	manual) manual_compaction ;;
 	*) die "unknown mechanism $MECH" ;;
 	esac
 	mark mech_ready
@@ -285,26 +448,41 @@ begin_workload() {
 	say "$W: $2"
 }
 
+# end_allocation: the demand is over; record the state after it and let
+# the sampler see TAIL_S seconds more before it stops.
+end_allocation() {
+	mark alloc_end
+	snapshot after
+	sleep "$TAIL_S"
+	stop_sampler
+}
+
 # khugehog: back-to-back 2 MB allocations in the fragmented state.
+# workload_khugehog [NAME ARGS]: NAME is the workload (default khugehog),
+# ARGS its khugehog.ko parameters (default BENCH_KHH_ARGS): the rate sweep
+# (sweepD: delay_us=D, max=BENCH_SWEEP_MAX) and the gfp=thp / gfp=light
+# streams (khugehog-thp, khugehog-light) are the same run with other
+# parameters.
 workload_khugehog() {
-	begin_workload khugehog "fragmenting"
+	_khh_args=${2:-$BENCH_KHH_ARGS}
+	begin_workload "${1:-khugehog}" "fragmenting"
 	settle
 	mark frag_start
 	start_frag
 	mark frag_ready
-	say "khugehog: fragmented; allocating with $MECH"
+	say "$W: fragmented; allocating with $MECH ($_khh_args)"
 	snapshot before
 	start_sampler
 	sleep "$LEAD_S"
 	mech_on
 	wait_idle
+	# The head start's own snapshot: what the compactors and kswapd did
+	# before the stream (why a mechanism did not act).
+	snapshot start
 	mark alloc_start
 	# shellcheck disable=SC2086
-	/sbin/insmod "$KHH_KO" $BENCH_KHH_ARGS || die "insmod khugehog.ko $BENCH_KHH_ARGS failed"
-	mark alloc_end
-	snapshot after
-	sleep "$TAIL_S"
-	stop_sampler
+	$ALLOC_PIN /sbin/insmod "$KHH_KO" $_khh_args || die "insmod khugehog.ko $_khh_args failed"
+	end_allocation
 	mark map_after
 	frag_map_after
 	cp /proc/khugehog/summary "$TMP/khh.summary"
@@ -312,9 +490,91 @@ workload_khugehog() {
 	/sbin/rmmod khugehog || die "rmmod khugehog failed"
 	stop_frag
 	mech_off
-	SEND_EXTRA="summary.txt=$TMP/khh.summary samples.csv=$TMP/khh.samples
+	SEND_EXTRA="$SEND_EXTRA summary.txt=$TMP/khh.summary samples.csv=$TMP/khh.samples
 		map_before.csv=$TMP/map.csv map_after.csv=$TMP/map.csv.1
 		frag_out.txt=$TMP/$W.frag_out"
+	send_workload
+}
+
+# The highest node score now, as the host computes it (metrics.py): zone
+# score = present * extfrag(9) / (node present + 1), node = sum.  No ^ in
+# awk: busybox's may lack the math library.
+max_node_score() {
+	awk 'FNR == NR {
+		if ($1 == "Node") { node = $2; sub(",", "", node); zone = $4 }
+		else if ($1 == "present") { p[node " " zone] = $2; np[node] += $2 }
+		next }
+	{ node = $2; sub(",", "", node); zone = $4; w = 1; free = 0; suit = 0
+	  for (i = 5; i <= NF; i++) { free += $i * w; if (i >= 14) suit += $i * w / 512; w *= 2 }
+	  ef = free ? int((free - suit * 512) * 100 / free) : 0
+	  s[node] += int(p[node " " zone] * ef / (np[node] + 1)) }
+	END { m = 0; for (n in s) if (s[n] > m) m = s[n]; print m }' "$TMP/zones" /proc/buddyinfo
+}
+
+# burst_size LOW: 80% of the free order-9 blocks there are when the free
+# memory (buddy lists) is fragmented to score LOW: the stock the mechanism
+# should have built by then.
+burst_size() {
+	awk -v low="$1" '{ w = 1; for (i = 5; i <= NF; i++) { t += $i * w; w *= 2 } }
+		END { n = int(0.8 * t * (100 - low) / 100 / 512); print (n > 0 ? n : 1) }' \
+		/proc/buddyinfo
+}
+
+# bursts: sized bursts, repeated.  Fragment, switch the mechanism on, then
+# BENCH_BURSTS times: wait until every node is at or below the low
+# threshold (BENCH_BURST_LOW; timed, at most BENCH_BURST_WAIT_S), allocate
+# 80% of the stock it should have built, free it, fragment again with the
+# mechanism still on, pause BENCH_BURST_PAUSE_S.  Does the compactor
+# refill between demands?
+workload_bursts() {
+	begin_workload bursts "fragmenting"
+	settle
+	mark frag_start
+	start_frag
+	mark frag_ready
+	say "bursts: fragmented; ${BENCH_BURSTS:-3} bursts with $MECH"
+	snapshot before
+	start_sampler
+	sleep "$LEAD_S"
+	mech_on
+	_low=${BENCH_BURST_LOW:-80}
+	_k=1
+	while [ "$_k" -le "${BENCH_BURSTS:-3}" ]; do
+		mark "burst${_k}_wait"
+		_t0=$(now)
+		_reached=1
+		wait_until "[ \$(max_node_score) -le $_low ]" "${BENCH_BURST_WAIT_S:-60}" ||
+			_reached=0
+		_max=$(burst_size "$_low")
+		mark "burst${_k}_start"
+		# shellcheck disable=SC2086
+		$ALLOC_PIN /sbin/insmod "$KHH_KO" $BENCH_KHH_ARGS max="$_max" ||
+			die "insmod khugehog.ko max=$_max failed"
+		mark "burst${_k}_end"
+		{
+			echo "burst $_k"
+			echo "low $_low"
+			echo "reached_low $_reached"
+			echo "wait_s $(awk -v a="$_t0" -v b="$(now)" 'BEGIN { print b - a }')"
+			echo "max $_max"
+		} > "$TMP/burst$_k.info"
+		cp /proc/khugehog/summary "$TMP/burst$_k.summary"
+		cp /proc/khugehog/samples "$TMP/burst$_k.samples"
+		/sbin/rmmod khugehog || die "rmmod khugehog failed"
+		SEND_EXTRA="$SEND_EXTRA burst${_k}_info.txt=$TMP/burst$_k.info
+			burst${_k}_summary.txt=$TMP/burst$_k.summary
+			burst${_k}_samples.csv=$TMP/burst$_k.samples"
+		if [ "$_k" -lt "${BENCH_BURSTS:-3}" ]; then
+			mark "burst${_k}_refrag"
+			stop_frag
+			start_frag
+			sleep "${BENCH_BURST_PAUSE_S:-5}"
+		fi
+		_k=$((_k + 1))
+	done
+	end_allocation
+	stop_frag
+	mech_off
 	send_workload
 }
 
@@ -332,15 +592,12 @@ workload_thp() {
 	mech_on
 	wait_idle
 	mark alloc_start
-	"$FRAG" --thp-touch "${BENCH_THP_MB}M" --hold-seconds 0 > "$TMP/thp.out" 2>&1 ||
+	$ALLOC_PIN "$FRAG" --thp-touch "${BENCH_THP_MB}M" --hold-seconds 0 > "$TMP/thp.out" 2>&1 ||
 		die "frag --thp-touch failed: $(tail -n 2 "$TMP/thp.out" | tr '\n' ' ')"
-	mark alloc_end
-	snapshot after
-	sleep "$TAIL_S"
-	stop_sampler
+	end_allocation
 	stop_frag
 	mech_off
-	SEND_EXTRA="thp_touch.txt=$TMP/thp.out frag_out.txt=$TMP/$W.frag_out"
+	SEND_EXTRA="$SEND_EXTRA thp_touch.txt=$TMP/thp.out frag_out.txt=$TMP/$W.frag_out"
 	send_workload
 }
 
@@ -365,15 +622,12 @@ workload_pin() {
 	snapshot mid
 	say "pin: touching ${BENCH_THP_MB} MiB"
 	mark alloc_start
-	"$FRAG" --thp-touch "${BENCH_THP_MB}M" --hold-seconds 0 > "$TMP/pin-thp.out" 2>&1 ||
+	$ALLOC_PIN "$FRAG" --thp-touch "${BENCH_THP_MB}M" --hold-seconds 0 > "$TMP/pin-thp.out" 2>&1 ||
 		die "frag --thp-touch failed: $(tail -n 2 "$TMP/pin-thp.out" | tr '\n' ' ')"
-	mark alloc_end
-	snapshot after
-	sleep "$TAIL_S"
-	stop_sampler
+	end_allocation
 	/sbin/rmmod khugehog || die "rmmod khugehog failed"
 	mech_off
-	SEND_EXTRA="pin_summary.txt=$TMP/pin.summary thp_touch.txt=$TMP/pin-thp.out"
+	SEND_EXTRA="$SEND_EXTRA pin_summary.txt=$TMP/pin.summary thp_touch.txt=$TMP/pin-thp.out"
 	send_workload
 }
 
@@ -395,7 +649,9 @@ send_environment() {
 		for s in enabled defrag; do
 			echo "thp_$s $(cat /sys/kernel/mm/transparent_hugepage/$s 2>/dev/null)"
 		done
+		echo "alloc_cpu $ALLOC_CPU"
 		echo "khugehog_args $BENCH_KHH_ARGS"
+		echo "sweep_max ${BENCH_SWEEP_MAX:-512}"
 		echo "thp_mb $BENCH_THP_MB"
 		echo "sample_s $SAMPLE_S"
 	} > "$TMP/env"
@@ -406,8 +662,25 @@ send_environment() {
 	send zones.txt "$TMP/zones"
 }
 
+# ALLOC_PIN: the command prefix that pins the allocation streams (khugehog's
+# insmod, the THP touch) to one CPU: BENCH_ALLOC_CPU node0 (default: the
+# first CPU of node 0, so kcompactd0/pcompactd0 share it), a CPU number,
+# or none.
+set_alloc_pin() {
+	ALLOC_PIN=""
+	ALLOC_CPU=none
+	case "${BENCH_ALLOC_CPU:-node0}" in
+	none) return 0 ;;
+	node0) ALLOC_CPU=$(sed 's/[-,].*//' /sys/devices/system/node/node0/cpulist 2>/dev/null) ;;
+	*) ALLOC_CPU=$BENCH_ALLOC_CPU ;;
+	esac
+	command -v taskset > /dev/null || die "no taskset to pin the allocator to CPU $ALLOC_CPU"
+	ALLOC_PIN="taskset -c ${ALLOC_CPU:-0}"
+}
+
 main() {
 	[ "$(id -u)" = 0 ] || die "needs root"
+	set_alloc_pin
 	for f in "$KHH_KO" "$FRAG"; do
 		[ -e "$f" ] || die "$f is missing"
 	done
@@ -423,7 +696,14 @@ main() {
 	for w in $BENCH_WORKLOADS; do
 		case "$w" in
 		khugehog) workload_khugehog ;;
+		sweep[0-9]*)
+			workload_khugehog "$w" \
+				"$BENCH_KHH_ARGS delay_us=${w#sweep} max=${BENCH_SWEEP_MAX:-512}" ;;
+		khugehog-thp|khugehog-light)
+			workload_khugehog "$w" "$(echo "$BENCH_KHH_ARGS" |
+				sed "s/gfp=[a-z]*/gfp=${w#khugehog-}/")" ;;
 		thp) workload_thp ;;
+		bursts) workload_bursts ;;
 		pin) workload_pin ;;
 		*) die "unknown workload $w" ;;
 		esac

@@ -42,9 +42,11 @@ def run(prog, description, argv, draw, add_args=None):
         args.inputs = csvio.parse_labelled(args.input)
         fig = draw(args)
     except csvio.CsvError as err:
+        plt.close("all")
         print(f"{prog}: error: {err}", file=sys.stderr)
         return 1
     except ValueError as err:
+        plt.close("all")
         print(f"{prog}: error: {err}", file=sys.stderr)
         return 2
     if args.title:

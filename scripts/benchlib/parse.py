@@ -216,3 +216,41 @@ def pcompact_stats(text):
         elif where.startswith("node"):
             nodes.setdefault(int(where[4:]), {})[name] = value
     return {"nodes": nodes, "params": params}
+
+
+def compact_record(text):
+    """bench-guest.sh's record of one compact_memory write -> dict:
+    label, t_start, t_end, duration_s, rc, before/after ({counter: int}),
+    buddy_before/buddy_after ([(node, zone, counts)]), buddy_drained (after
+    the per-cpu lists were drained again, when recorded), trace ([lines]),
+    trace_migratepages ({calls, migrated, failed}) when traced."""
+    out = {"before": {}, "after": {}, "buddy_before": [], "buddy_after": [],
+           "buddy_drained": [], "trace": []}
+    for n, line in enumerate(text.splitlines(), 1):
+        key, _, rest = line.partition(" ")
+        if not key:
+            continue
+        if key in ("buddy_before", "buddy_after", "buddy_drained"):
+            out[key].append(buddyinfo_line(rest))
+        elif key == "trace":
+            out["trace"].append(rest.strip())
+        elif key == "trace_migratepages":
+            out[key] = {k: _number(v, k) for k, _, v in
+                        (w.partition("=") for w in rest.split())}
+        elif key.startswith(("before_", "after_")):
+            side, _, counter = key.partition("_")
+            out[side][counter] = int(_number(rest.strip(), f"compact record line {n}"))
+        elif key in ("t_start", "t_end", "rc", "pcp_before", "pcp_after_drain", "drain_s",
+                     "drained_pcp"):
+            out[key] = _number(rest.strip(), f"compact record {key}")
+        elif key == "label":
+            out["label"] = rest.strip()
+        else:
+            raise ParseError(f"compact record line {n}: '{line}'")
+    for need in ("t_start", "t_end", "rc"):
+        if need not in out:
+            raise ParseError(f"compact record lacks '{need}'")
+    if not out["buddy_before"] or not out["buddy_after"]:
+        raise ParseError("compact record lacks buddyinfo before or after")
+    out["duration_s"] = out["t_end"] - out["t_start"]
+    return out

@@ -72,3 +72,32 @@ def load_map(path):
             raise csvio.CsvError(path, f"mapped_pages {r['mapped_pages']} outside 0..512")
     return ([r["region_pfn"] * 4096 / 2**30 for r in rows],
             [r["mapped_pages"] for r in rows])
+
+
+def cdf(latencies_us):
+    """([latency sorted], [cumulative share 0..1]) of the given latencies."""
+    values = sorted(latencies_us)
+    n = len(values)
+    return values, [(i + 1) / n for i in range(n)]
+
+
+SWEEP_COLUMNS = ["scenario", "workload", "offered_per_s", "p50_us", "p95_us",
+                 "over_100us_pct"]
+
+
+def load_sweep(path):
+    """streams.csv -> {scenario: [points sorted by offered rate]}, sweep rows
+    only (workload sweepD), rows missing a number left out."""
+    rows = csvio.read_table(path, SWEEP_COLUMNS,
+                            optional_numeric=("offered_per_s", "p50_us", "p95_us",
+                                              "over_100us_pct"))
+    out = {}
+    for r in rows:
+        if not str(r["workload"]).startswith("sweep"):
+            continue
+        if any(r.get(k) is None for k in SWEEP_COLUMNS[2:]):
+            continue
+        out.setdefault(r["scenario"], []).append(r)
+    for points in out.values():
+        points.sort(key=lambda p: p["offered_per_s"])
+    return out

@@ -10,17 +10,19 @@ readme()          results/<release>/README.md
 import json
 import os
 
-from . import csvio, metrics, parse, scenarios, table
+from . import csvio, metrics, parse, scenarios, stats, table, validity
 
 # Snapshot pairs whose deltas each workload reports: (label, from, to).
 WINDOWS = {
     "khugehog": [("run", "before", "after")],
     "thp": [("run", "before", "after")],
     "pin": [("observe", "before", "mid"), ("thp", "mid", "after")],
+    "bursts": [("run", "before", "after")],
 }
 # When a workload's time axis starts: the allocation stream, or for pin
 # the moment the mechanism is switched on.
-TIME_ZERO = {"khugehog": "alloc_start", "thp": "alloc_start", "pin": "mech_on"}
+TIME_ZERO = {"khugehog": "alloc_start", "thp": "alloc_start", "pin": "mech_on",
+             "bursts": "mech_on"}
 KTHREADS = ("kcompactd", "pcompactd", "kswapd")
 PCOMPACT_COUNTERS = ("rounds", "blocks_freed", "pages_migrated", "failed_blocks",
                      "skipped_unmovable", "deferrals", "backoffs_kswapd",
@@ -141,11 +143,99 @@ def free_pages_with_pcp(files, w, snap):
     return free + int(pcp)
 
 
+def time_to_low(rows, t_on, t_end, low):
+    """Seconds from switch-on until every node is at or below low (from
+    scores.csv rows); None when that never happened before t_end."""
+    times = sorted({r["t_s"] for r in rows if t_on <= r["t_s"] <= t_end})
+    for t in times:
+        if all(r["score"] <= low for r in rows if r["t_s"] == t):
+            return round(t - t_on, 3)
+    return None
+
+
+def scale_summary(summary, mem_total_kb):
+    """Cost of scale (issue 11, item 6): pcompact's time per round and the
+    kernel's scan counters, per GiB of guest memory (bench-scale runs the
+    same at 2, 8 and 16 GiB)."""
+    if not mem_total_kb:
+        return {}
+    gib = mem_total_kb / 2**20
+    pc = summary.get("pcompact") or {}
+    vm = summary.get("vmstat", {})
+    out = {"mem_gib": round(gib, 3)}
+    if pc.get("rounds"):
+        # pcompact's sysfs has no scan-only time: compact_ms (the rounds'
+        # time, scan and migration) per round is what it reports.
+        out["pcompact_ms_per_round"] = pc.get("compact_ms", 0) / pc["rounds"]
+        out["pcompact_ms_per_round_per_gib"] = out["pcompact_ms_per_round"] / gib
+        if "scan_us" in pc:
+            out["pcompact_scan_us_per_round_per_gib"] = pc["scan_us"] / pc["rounds"] / gib
+    for key in ("compact_daemon_migrate_scanned", "compact_daemon_free_scanned",
+                "compact_migrate_scanned", "compact_free_scanned"):
+        if key in vm:
+            out[f"{key}_per_gib"] = vm[key] / gib
+    return out
+
+
+def cost_summary(summary, rows, limits, frag_out, files_env_kb=None):
+    """What the blocks cost (issue 11, items 4 and 7): blocks created (the
+    hugepages obtained minus the free blocks there were at switch-on),
+    pages migrated and compactor CPU per block created, the in-use minimum
+    of the fragmentation pattern (frag's kept pages per 2 MB: no block can
+    be made with fewer migrations), and the time from switch-on until every
+    node was at or below the low threshold."""
+    out = {}
+    start_blocks = summary.get("free_order9_blocks_before")
+    count = summary.get("count")
+    created = count - start_blocks if count is not None and start_blocks is not None else None
+    out["blocks_created"] = created
+    migrated = summary.get("vmstat", {}).get("pgmigrate_success")
+    cpu = summary.get("cpu_ms", {})
+    compactor = (cpu.get("kcompactd") or 0) + (cpu.get("pcompactd") or 0)
+    out["compactor_cpu_ms"] = compactor
+    out["migrated_per_block_created"] = metrics.ratio(migrated, created) \
+        if created and created > 0 and migrated is not None else None
+    out["compactor_cpu_ms_per_block_created"] = metrics.ratio(compactor, created) \
+        if created and created > 0 else None
+    keep = None
+    for line in frag_out.splitlines():
+        if line.startswith("frag: ready "):
+            for word in line.split():
+                if word.startswith("keep_pages_per_2m="):
+                    keep = int(word.split("=", 1)[1])
+    out["inuse_min_pages_per_block"] = keep
+    out["scale"] = scale_summary(summary, files_env_kb)
+    if limits:
+        t_on = summary["events_s"]["mech_on"]
+        out["time_to_low_s"] = time_to_low(rows, t_on, summary["events_s"].get("alloc_end", 0.0),
+                                           limits[0])
+    return out
+
+
+def kind(w):
+    """The workload family: khugehog (and its sweep / gfp variants), thp, pin."""
+    if w == "khugehog" or w.startswith(("sweep", "khugehog-")):
+        return "khugehog"
+    return w
+
+
+def khh_args_of(w, files):
+    """The khugehog.ko parameters a khugehog-kind workload ran with."""
+    env = parse.key_values(files.get("env.txt", ""))
+    base = env.get("khugehog_args", "")
+    if w.startswith("sweep"):
+        return f"{base} delay_us={w[len('sweep'):]} max={env.get('sweep_max', '512')}"
+    if w.startswith("khugehog-"):
+        return " ".join(a for a in base.split() if not a.startswith("gfp=")) + \
+            f" gfp={w[len('khugehog-'):]}"
+    return base
+
+
 def build_workload(scenario, files, w, present):
     """One workload's summary and result files (name -> (columns, rows) or text)."""
     prefix = "" if w == "khugehog" else f"{w}_"
     ev = parse.events(_need(files, f"{w}/events.txt"))
-    zero_at = TIME_ZERO[w]
+    zero_at = TIME_ZERO[kind(w)]
     if zero_at not in ev:
         raise ScenarioError(f"{w}: no '{zero_at}' event")
     t0 = ev[zero_at]
@@ -157,8 +247,8 @@ def build_workload(scenario, files, w, present):
         summary["alloc_s"] = ev["alloc_end"] - ev["alloc_start"]
 
     hugepages = None
-    if w == "khugehog":
-        khh = parse.khugehog_summary(_need(files, "khugehog/summary.txt"))
+    if kind(w) == "khugehog":
+        khh = parse.khugehog_summary(_need(files, f"{w}/summary.txt"))
         hugepages = khh["count"]
         free = free_pages_with_pcp(files, w, "before")
         margin = khh.get("margin_pages", 0)
@@ -180,17 +270,52 @@ def build_workload(scenario, files, w, present):
             "margin_share_pct": metrics.ratio(margin, free, 100),
             "latency": {k: v for k, v in khh.items() if k.endswith("_us")},
         })
-        out_files["khugehog_summary.txt"] = files["khugehog/summary.txt"]
-        samples_csv = _need(files, "khugehog/samples.csv")
+        out_files[prefix + "khugehog_summary.txt"] = files[f"{w}/summary.txt"]
+        samples_csv = _need(files, f"{w}/samples.csv")
         if not samples_csv.startswith("index,t_ns,latency_ns,node,zone,success\n"):
-            raise ScenarioError("khugehog/samples.csv has an unexpected header")
-        out_files["khugehog_samples.csv"] = samples_csv
-        out_files["map_before.csv"] = _need(files, "khugehog/map_before.csv")
-        out_files["map_after.csv"] = _need(files, "khugehog/map_after.csv")
-        out_files["frag_out.txt"] = files.get("khugehog/frag_out.txt", "")
+            raise ScenarioError(f"{w}/samples.csv has an unexpected header")
+        out_files[prefix + "khugehog_samples.csv"] = samples_csv
+        out_files[prefix + "map_before.csv"] = _need(files, f"{w}/map_before.csv")
+        out_files[prefix + "map_after.csv"] = _need(files, f"{w}/map_after.csv")
+        out_files[prefix + "frag_out.txt"] = files.get(f"{w}/frag_out.txt", "")
+        good = [line.split(",") for line in samples_csv.splitlines()[1:]
+                if line.strip() and line.split(",")[5].strip() == "1"]
+        ok = [int(f[2]) for f in good]
+        summary["over_100us_pct"] = (100.0 * sum(v > 100_000 for v in ok) / len(ok)
+                                     if ok else None)
+        # Which node served the first allocation (the allocator is pinned
+        # to a CPU of node 0, so it should be node 0 in every run).
+        summary["first_success_node"] = int(good[0][3]) if good else None
+        args = dict(a.partition("=")[::2] for a in khh_args_of(w, files).split())
+        summary["delay_us"] = int(args.get("delay_us", 0) or 0)
+        summary["gfp"] = args.get("gfp", "kernel")
     if w == "thp":
         summary["touch"] = touch_summary(parse.thp_touch(_need(files, "thp/thp_touch.txt")))
         out_files["thp_touch.json"] = json.dumps(summary["touch"], indent=1) + "\n"
+    if w == "bursts":
+        summary["bursts"] = []
+        k = 1
+        while f"bursts/burst{k}_info.txt" in files:
+            info = parse.key_values(files[f"bursts/burst{k}_info.txt"])
+            khh = parse.khugehog_summary(_need(files, f"bursts/burst{k}_summary.txt"))
+            samples_csv = _need(files, f"bursts/burst{k}_samples.csv")
+            ok = [int(line.split(",")[2]) for line in samples_csv.splitlines()[1:]
+                  if line.strip() and line.split(",")[5].strip() == "1"]
+            size = int(info.get("max", 0))
+            summary["bursts"].append({
+                "burst": k, "low": int(info.get("low", 0)),
+                "reached_low": info.get("reached_low") == "1",
+                "wait_s": float(info.get("wait_s", "nan")), "size": size,
+                "count": khh["count"], "failures": khh["failures"],
+                "obtained_pct": metrics.ratio(khh["count"], size, 100),
+                "p50_us": khh.get("p50_us"), "p95_us": khh.get("p95_us"),
+                "mean_us": khh.get("mean_us"),
+                "over_100us_pct": 100.0 * sum(v > 100_000 for v in ok) / len(ok) if ok else None})
+            for name in (f"burst{k}_info.txt", f"burst{k}_summary.txt", f"burst{k}_samples.csv"):
+                out_files[f"bursts_{name}"] = files[f"bursts/{name}"]
+            k += 1
+        if not summary["bursts"]:
+            raise ScenarioError("bursts: the guest sent no burst")
     if w == "pin":
         pin = parse.khugehog_summary(_need(files, "pin/pin_summary.txt"))
         summary["pinned_blocks"] = pin.get("pinned_blocks")
@@ -200,7 +325,7 @@ def build_workload(scenario, files, w, present):
         out_files["pin_khugehog_summary.txt"] = files["pin/pin_summary.txt"]
         out_files["pin_thp_touch.json"] = json.dumps(summary["touch"], indent=1) + "\n"
 
-    for label, first, last in WINDOWS[w]:
+    for label, first, last in WINDOWS[kind(w)]:
         win, (vb, va, _), (k0, k1) = window_summary(files, w, first, last,
                                                       hugepages if label == "run" else None)
         name = "vmstat_delta.csv" if label == "run" else f"vmstat_delta_{label}.csv"
@@ -248,6 +373,35 @@ def build_workload(scenario, files, w, present):
         summary["score"]["at_start"] = max(r["score"] for r in last)
         summary["free_order9_blocks_at_start"] = sum(r["free_order9_blocks"] for r in last)
     summary["score"]["sample_hz"] = metrics.sample_rate_hz(samples)
+    # Per node at switch-on and at the stream: the layout every scenario
+    # must share, and whether the mechanism acted in its head start.
+    if "mech_on" in summary["events_s"]:
+        t_alloc = summary["events_s"].get("alloc_start", 0.0)
+        if w == "pin":
+            t_alloc = summary["events_s"].get("observe_end", t_alloc)
+        if w == "bursts":
+            t_alloc = summary["events_s"].get("burst1_start", t_alloc)
+        nodes = validity.head_start(rows, summary["events_s"]["mech_on"], t_alloc)
+        summary["head_start"] = {str(k): v for k, v in nodes.items()}
+    # The head start ends at the stream; pin's window ends at observe_end,
+    # where its "mid" snapshot is taken.
+    end = f"{w}/kthreads_mid.txt" if w == "pin" else f"{w}/kthreads_start.txt"
+    if end in files and f"{w}/kthreads_before.txt" in files:
+        k0 = parse.kthreads(files[f"{w}/kthreads_before.txt"])
+        k1 = parse.kthreads(files[end])
+        summary["head_start_cpu_ms"] = {name: metrics.kthread_cpu_ms(k0, k1, name)
+                                        for name in KTHREADS}
+    if kind(w) == "khugehog" and "mech_on" in summary["events_s"]:
+        env_kb = parse.key_values(files.get("env.txt", "")).get("mem_total_kb")
+        summary.update(cost_summary(summary, rows, limits, files.get(f"{w}/frag_out.txt", ""),
+                                    int(env_kb) if env_kb and env_kb.isdigit() else None))
+    writes = []
+    while f"{w}/compact_manual{len(writes) + 1}.txt" in files:
+        name = f"compact_manual{len(writes) + 1}.txt"
+        writes.append(validity.manual_summary(parse.compact_record(files[f"{w}/{name}"])))
+        out_files[prefix + name] = files[f"{w}/{name}"]
+    if writes:
+        summary["manual_compaction"] = validity.manual_combine(writes)
     # Where pcompact was loaded: how often its own sysfs score agrees with
     # the one computed here (it is sampled only every interval_ms).
     both = [r for r in rows if r["pcompact_score"] is not None]
@@ -279,9 +433,29 @@ def build_scenario(scenario, guest):
             wsum, wfiles = build_workload(scenario, files, w, present)
             summary[w] = wsum
             out_files.update(wfiles)
+        summary["void"] = void_reasons(scenario, summary)
     except (parse.ParseError, KeyError, ValueError) as err:
         raise ScenarioError(f"cannot read the guest's files: {err}") from None
     return _round(summary), out_files
+
+
+def void_reasons(scenario, summary):
+    """Why a run measured something else than its scenario says (empty:
+    valid), from the validity checks of each of its workloads."""
+    reasons = []
+    limits = thresholds(scenario)
+    for w in scenario.workloads:
+        ws = summary.get(w, {})
+        nodes = {int(k): v for k, v in ws.get("head_start", {}).items()}
+        tag = f"{w}: "
+        if w != "pin":
+            reasons += [tag + r for r in validity.layout_check(nodes)]
+        reasons += [tag + r for r in validity.head_start_check(
+            nodes, limits[1] if limits else None, scenario.mechanism,
+            ws.get("head_start_cpu_ms"), movable=w != "pin")]
+        if scenario.mechanism == "manual":
+            reasons += [tag + r for r in validity.manual_check(ws.get("manual_compaction"))]
+    return reasons
 
 
 def write_scenario(directory, summary, out_files):
@@ -512,6 +686,21 @@ def khugehog_rows():
             m("Page migration failures", ("khugehog", "vmstat", "pgmigrate_fail"), True, 0),
             m("Pages migrated per hugepage", ("khugehog", "derived", "migrated_per_hugepage"),
               True, 2),
+            m("Blocks created (hugepages - free blocks at switch-on)",
+              ("khugehog", "blocks_created"), False, 0),
+            m("Pages migrated per block created", ("khugehog", "migrated_per_block_created"),
+              True, 1),
+            m("In-use minimum: frag's kept pages per 2 MB", ("khugehog",
+                                                             "inuse_min_pages_per_block"),
+              None, 0),
+            m("Compactor CPU per block created (ms)",
+              ("khugehog", "compactor_cpu_ms_per_block_created"), True, 2),
+            m("Switch-on to every node <= low (s)", ("khugehog", "time_to_low_s"), True, 2),
+            m("pcompact time per round per GiB (ms)",
+              ("khugehog", "scale", "pcompact_ms_per_round_per_gib"), True, 1),
+            m("kcompactd migrate-scanned pages per GiB",
+              ("khugehog", "scale", "compact_daemon_migrate_scanned_per_gib"), True, 0),
+            m("Successes over 100 us %", ("khugehog", "over_100us_pct"), True, 1),
             m("Alloc stalls", ("khugehog", "vmstat", "allocstall"), True, 0),
             m("Pages kswapd scanned", ("khugehog", "vmstat", "pgscan_kswapd"), True, 0),
             m("Pages reclaimed (pgsteal)", ("khugehog", "vmstat", "pgsteal"), False, 0),
@@ -612,11 +801,13 @@ def _targets_md(targets):
     return text
 
 
-def readme(ctx, summaries, order, plots, targets):
+def readme(ctx, summaries, order, plots, targets, runs_md=None):
     """The text of results/<release>/README.md.
 
     ctx: dict with command, release, date, vm (mem, nodes, cpus, accel),
-    cmdline, quick, host, durations; summaries: {name: summary dict}.
+    cmdline, quick, host, durations; summaries: {name: summary dict};
+    runs_md: with repeated runs, the text that replaces the single-run
+    Targets section (runs, validity, targets with intervals).
     """
     ok = [n for n in order if summaries.get(n, {}).get("status") == "ok"]
     movable = [n for n in ok if "khugehog" in summaries[n]]
@@ -634,7 +825,8 @@ def readme(ctx, summaries, order, plots, targets):
     if ctx.get("host"):
         L.append(f"- Machine: this host ({ctx['vm']}), not a VM")
     else:
-        L.append(f"- VM: {ctx['vm']} (scripts/vm-run, one boot per scenario)")
+        L.append(f"- VM: {ctx['vm']} (scripts/vm-run, one boot per "
+                 f"{'run' if runs_md else 'scenario'})")
     L.append(f"- Guest kernel command line: `{env.get('cmdline', '?')}`")
     L.append(f"- init_on_alloc: {ctx['init_on_alloc']}")
     L.append(f"- Settings in every scenario: THP enabled `{env.get('thp_enabled', '?')}`, "
@@ -716,13 +908,20 @@ def readme(ctx, summaries, order, plots, targets):
                  "through the stream used it up; those counts may be short of what "
                  "compaction could have delivered.\n")
 
-    L.append("## Targets\n")
-    L.append("Ratios within this run (issue #6). One run per scenario, under TCG on a shared "
-             "host: treat a verdict whose ratio is close to its threshold as unsettled, and "
-             "check the host load and other VMs above.\n")
-    L.append(_targets_md(targets))
+    if runs_md:
+        L.append(runs_md)
+    else:
+        L.append("## Targets\n")
+        L.append("Ratios within this run (issue #6). One run per scenario, under TCG on a "
+                 "shared host: treat a verdict whose ratio is close to its threshold as "
+                 "unsettled, and check the host load and other VMs above.\n")
+        L.append(_targets_md(targets))
 
     L.append("## Comparison\n")
+    if runs_md:
+        L.append("Every number is the median over the runs that count (the Scenarios table "
+                 "too: wall time, host load, other VMs). The sign convention's remark on "
+                 "significance is superseded by the targets' intervals above.\n")
     L.append(table.SIGN_CONVENTION + " The dir column says which way is better.\n")
     if movable:
         L.append(table.comparison(summaries, movable, scenarios.BASELINE, khugehog_rows()))
@@ -740,6 +939,12 @@ def readme(ctx, summaries, order, plots, targets):
     L.append("## Files\n")
     L.append("Here: `comparison.txt` (the tables above as fixed-width text), `run.json` "
              "(how the run was made), `plots/`.\n")
+    if runs_md:
+        L.append("Here also: `runs.csv` (every boot), `targets.json` (targets, intervals, "
+                 "verdicts), `streams.csv` / `bursts.csv` (workloads beyond the drain, when "
+                 "run). Per scenario, `<scenario>/summary.json` holds the medians over the runs "
+                 "that count and the list of runs; each run's own files are in "
+                 "`<scenario>/run-<r>/` (void attempts: `run-<r>-void<a>/`), as follows.\n")
     L.append("Per scenario, in `<scenario>/`: `summary.json` (everything above, "
              "machine-readable), `env.txt`, `zones.txt`; the khugehog run: "
              "`khugehog_summary.txt`, `khugehog_samples.csv` (every attempt), `scores.csv` "
@@ -751,4 +956,157 @@ def readme(ctx, summaries, order, plots, targets):
              "unmovable case: prefix `pin_` (`pin_vmstat_delta_observe.csv` covers the "
              "watching, `pin_vmstat_delta_thp.csv` the touch). Failed scenarios: "
              "`FAILED.txt`.\n")
+    return "\n".join(L)
+
+
+# --- Repeated runs -----------------------------------------------------------
+
+def layout_spread(summaries, wide=5):
+    """Node scores at switch-on over runs: {nodes: {node: {min, max, median}},
+    first_nodes: 'a, b', wide: True when a node's scores span more than wide}."""
+    scores, firsts = {}, set()
+    for s in summaries:
+        k = s.get("khugehog", {})
+        for node, v in k.get("head_start", {}).items():
+            scores.setdefault(node, []).append(v["score_on"])
+        if k.get("first_success_node") is not None:
+            firsts.add(k["first_success_node"])
+    if not scores:
+        return None
+    nodes = {n: {"min": min(v), "max": max(v), "median": stats.median(v)}
+             for n, v in scores.items()}
+    return {"nodes": nodes, "first_nodes": ", ".join(str(n) for n in sorted(firsts)) or "?",
+            "wide": any(v["max"] - v["min"] > wide for v in nodes.values())}
+
+
+def runs_markdown(ctx, targets, run_rows, aggregated, order, like=None,
+                  run_rows_summaries=None):
+    """The README sections of a repeated run: how the runs went (order,
+    void runs and why), the targets with intervals and verdicts, the
+    like-with-like latencies and the manual compactions."""
+    L = ["## Runs and validity\n"]
+    allow = ctx.get("allow_other_vms")
+    L.append(f"- {ctx['runs']} run(s) per scenario, one boot each, in a randomised interleaved "
+             f"order (every round runs each scenario once, shuffled; seed {ctx['seed']}); "
+             f"a run that fails or is void is retried at most {ctx['retries']} time(s)")
+    L.append("- A run is void, and left out of the statistics, when: manual compaction left "
+             f"< {validity.MANUAL_MIN_SHARE_PCT:g}% of free memory in free order-9 blocks; a "
+             "node above its mechanism's high threshold at switch-on gained no free order-9 "
+             "block before the stream (the mechanism did not act in its head start); a node "
+             f"was below score {validity.LAYOUT_MIN_SCORE} before switch-on (not fragmented: "
+             "every node is fragmented explicitly, `frag --node N`, so all scenarios share "
+             "the layout); another QEMU ran on the host" +
+             (" (**overridden**: runs with other VMs count, flagged below)" if allow else ""))
+    if not ctx.get("enforce_validity", True):
+        L.append("- **Validity checks not enforced** (`--quick` or `--no-enforce-validity`): "
+                 "runs that fail them count, marked *(not enforced)* below")
+    if ctx.get("other_vms_at_start"):
+        L.append(f"- **{ctx['other_vms_at_start']} other QEMU process(es) were running when "
+                 "the bench started**" + (" (allowed by --allow-other-vms)" if allow else ""))
+    L.append("")
+    L.append("| # | Scenario | Run | Attempt | Counts | Void or failure | Wall | Host load | "
+             "Other VMs |")
+    L.append("|---:|:---|---:|---:|:---|:---|---:|---:|---:|")
+    for row in run_rows:
+        pos, name, run, attempt, status, ok, why, wall, load, others, _ = row
+        L.append(f"| {pos} | {name} | {run} | {attempt} | {'yes' if ok == 'yes' else '**no**'} | "
+                 f"{why or ('' if status == 'ok' else status)} | {_fmt(wall, ' s')} | "
+                 f"{_fmt(load)} | {_fmt(others)} |")
+    L.append("")
+    spread = layout_spread(run_rows_summaries) if run_rows_summaries else None
+    if spread:
+        L.append("Per-node layout at switch-on over the runs that count (khugehog workload): " +
+                 "; ".join(f"node {n}: score {v['min']}-{v['max']} (median {v['median']})"
+                           for n, v in sorted(spread["nodes"].items())) +
+                 f"; first allocation served by node(s) {spread['first_nodes']}" +
+                 (". **The layouts differ by more than 5 points between runs.**"
+                  if spread["wide"] else ".") + "\n")
+    counted = {n: aggregated.get(n, {}).get("n_valid", 0) for n in order}
+    L.append("Runs that count per scenario: " +
+             ", ".join(f"{n} {c}" for n, c in counted.items()) + ".\n")
+
+    L.append("## Targets\n")
+    L.append("Each target on the median over the runs that count, with a 95% percentile "
+             "bootstrap interval (ratios: the two scenarios' runs resampled independently). "
+             "**met** or **missed** only when the whole interval lies on one side of the "
+             "threshold; otherwise **unsettled**. Fewer than 2 runs give no interval.\n")
+    L.append("| Target | Estimate [95% interval] | Runs | Verdict |")
+    L.append("|:---|:---|---:|:---|")
+    for i, t in enumerate(targets, 1):
+        L.append(f"| {i}. {t['target']} | {t['measured']} | {t['n']} | {t['verdict']} |")
+    L.append("")
+    whys = [(i, t) for i, t in enumerate(targets, 1) if t.get("why")]
+    if whys:
+        L.append("Why (from the median run's counters):\n")
+        for i, t in whys:
+            L.append(f"- {i}. {t['target']}: {t['why']}.")
+        L.append("")
+
+    if like:
+        L.append(f"## Like with like: the first {like['common_n']} successes\n")
+        L.append(f"Latency over the first {like['common_n']} successful allocations of every "
+                 "run (the fewest any counting run obtained), so a scenario that stopped early "
+                 "is not averaged over an easier subset; median over runs. Hugepages obtained "
+                 "are reported on their own.\n")
+        L.append("| Scenario | p50 (us) | p95 (us) | mean (us) | successes > 100 us (%) | "
+                 "Hugepages obtained |")
+        L.append("|:---|---:|---:|---:|---:|---:|")
+        for n in order:
+            row = like["by_scenario"].get(n)
+            if not row:
+                continue
+            L.append(f"| {n} | {_fmt(row.get('p50_us'))} | {_fmt(row.get('p95_us'))} | "
+                     f"{_fmt(row.get('mean_us'))} | {_fmt(row.get('over_100us_pct'))} | "
+                     f"{_fmt(row.get('count'))} |")
+        L.append("")
+
+    bursts = ctx.get("bursts")
+    if bursts:
+        L.append("## Sized, repeated bursts\n")
+        L.append("After switch-on, each burst waits until every node is at or below the low "
+                 "threshold (at most 60 s; *reached* says whether it got there), then "
+                 "allocates 80% of the free order-9 blocks a free memory fragmented to that "
+                 "score holds, frees them, and frag fragments again with the mechanism still "
+                 "on. Medians over the runs that count.\n")
+        L.append("| Scenario | Burst | reached low (runs) | wait (s) | size | obtained % | "
+                 "p50 (us) | p95 (us) | > 100 us (%) |")
+        L.append("|:---|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for r in bursts:
+            L.append(f"| {r[0]} | {r[1]} | {r[2]} | {_fmt(r[3])} | {_fmt(r[4])} | "
+                     f"{_fmt(r[5])} | {_fmt(r[6])} | {_fmt(r[7])} | {_fmt(r[8])} |")
+        L.append("")
+    if ctx.get("streams"):
+        L.append("## Workloads beyond the drain\n")
+        L.append("The rate sweep (khugehog with `delay_us` between allocations and `max` "
+                 "steps of about 1 GiB; each step its own fragmentation and head start) and "
+                 "the gfp=thp / gfp=light streams; medians over the runs that count "
+                 "(`streams.csv`). Offered rate: 1e6 / delay_us, back to back: the rate "
+                 "achieved.\n")
+        L.append("| Scenario | Workload | gfp | delay (us) | offered /s | runs | hugepages | "
+                 "failures | p50 (us) | p95 (us) | > 100 us (%) |")
+        L.append("|:---|:---|:---|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for r in ctx["streams"]:
+            L.append(f"| {r[0]} | {r[1]} | {r[2]} | {r[3]} | {_fmt(r[4])} | {r[5]} | "
+                     f"{_fmt(r[6])} | {_fmt(r[7])} | {_fmt(r[8])} | {_fmt(r[9])} | "
+                     f"{_fmt(r[11])} |")
+        L.append("")
+    L.append("Plots below: the latency CDF has one line per run that counts; the others "
+             "show one run per scenario, the one whose khugehog p50 is nearest the median "
+             "(`plot_run` in `<scenario>/summary.json`). Raw files of every run, void ones "
+             "too, are in `<scenario>/run-<r>[-void<a>]/`; `runs.csv` lists every boot.\n")
+    manual = [r for r in run_rows if r[1] == "manual"]
+    if manual:
+        L.append("## Manual compaction, run by run\n")
+        L.append("Each write to /proc/sys/vm/compact_memory is waited for and timed; the guest "
+                 f"writes again (at most 3 times) while < {validity.MANUAL_MIN_SHARE_PCT:g}% "
+                 "of free memory is in free order-9 blocks.\n")
+        L.append("| Run | Attempt | Writes | First write (s) | All writes (s) | "
+                 "Free blocks before -> after | Free memory in blocks after (%) |")
+        L.append("|---:|---:|---:|---:|---:|:---|---:|")
+        for r in ctx.get("manual_rows", []):
+            L.append(f"| {r['run']} | {r['attempt']} | {r['writes']} | "
+                     f"{_fmt(r['first_duration_s'])} | {_fmt(r['duration_s'])} | "
+                     f"{r['free_blocks_before']} -> {r['free_blocks_after']} | "
+                     f"{_fmt(r['free_in_blocks_pct_after'])} |")
+        L.append("")
     return "\n".join(L)

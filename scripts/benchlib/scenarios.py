@@ -35,10 +35,55 @@ ALL = [
              "pcompact (20) on unmovable fragmentation: defer, back off"),
 ]
 
+# Workloads beyond the drain (issue 11, item 3), not in the default run:
+# `make bench-sweep`.  The rate sweep: khugehog with delay_us between
+# allocations and max=512 (1 GiB), per mechanism; the gfp=thp / gfp=light
+# streams: success without stalling.
+SWEEP_DELAYS_US = (0, 2000, 5000, 10000, 20000)
+SWEEP = tuple(f"sweep{d}" for d in SWEEP_DELAYS_US)
+ALL += [
+    Scenario("sweep-vanilla", "none", 0, SWEEP, "rate sweep, on-demand compaction only"),
+    Scenario("sweep-kernel", "sysctl", 20, SWEEP,
+             "rate sweep, the kernel's proactive compaction (20)"),
+    Scenario("sweep-pcompact", "module", 20, SWEEP, "rate sweep, pcompact (20)"),
+    Scenario("gfp-vanilla", "none", 0, ("khugehog-thp", "khugehog-light"),
+             "gfp=thp and gfp=light streams, on-demand compaction only"),
+    Scenario("gfp-kernel", "sysctl", 20, ("khugehog-thp", "khugehog-light"),
+             "gfp=thp and gfp=light streams, the kernel's proactive compaction (20)"),
+    Scenario("gfp-pcompact", "module", 20, ("khugehog-thp", "khugehog-light"),
+             "gfp=thp and gfp=light streams, pcompact (20)"),
+]
+# Debian's default init_on_alloc=1 (every allocation zeroed) as a
+# dimension: scripts/bench boots a scenario whose name ends in -ioa1 with
+# init_on_alloc=1, the others with init_on_alloc=0.
+ALL += [
+    Scenario(f"{base}-ioa1", mech, prob, ("khugehog", "thp"),
+             f"{desc}; init_on_alloc=1 (Debian's default)")
+    for base, mech, prob, desc in (
+        ("vanilla", "none", 0, "on-demand direct compaction only"),
+        ("kernel", "sysctl", 20, "the kernel's proactive compaction (20)"),
+        ("pcompact", "module", 20, "pcompact.ko proactiveness=20"))]
+ALL += [
+    Scenario("bursts-vanilla", "none", 0, ("bursts",),
+             "3 sized bursts (80% of the stock at score 80), on-demand compaction only"),
+    Scenario("bursts-kernel", "sysctl", 20, ("bursts",),
+             "3 sized bursts, each once every node is at or below low, the kernel (20)"),
+    Scenario("bursts-pcompact", "module", 20, ("bursts",),
+             "3 sized bursts, each once every node is at or below low, pcompact (20)"),
+]
+SWEEP_SCENARIOS = ["sweep-vanilla", "sweep-kernel", "sweep-pcompact",
+                   "gfp-vanilla", "gfp-kernel", "gfp-pcompact",
+                   "bursts-vanilla", "bursts-kernel", "bursts-pcompact"]
+IOA1_SCENARIOS = ["vanilla-ioa1", "kernel-ioa1", "pcompact-ioa1"]
+
 BY_NAME = {s.name: s for s in ALL}
 
 DEFAULT = ["vanilla", "kernel", "pcompact", "manual", "kernel-p80", "pcompact-p80",
            "kernel-unmovable", "pcompact-unmovable"]
+
+# The scenarios the targets compare: these get every run (--runs); the
+# others get --extra-runs, so the default bench fits its hour.
+TARGET_SCENARIOS = ["vanilla", "kernel", "pcompact", "manual", "pcompact-p80"]
 
 # The quick form: the baseline, the kernel and pcompact, one workload.
 QUICK = ["vanilla", "kernel", "pcompact"]
@@ -63,6 +108,8 @@ def select(names, quick=False):
         s = BY_NAME[name]
         if quick:
             workloads = tuple(w for w in s.workloads if w in QUICK_WORKLOADS) or s.workloads
+            if s.name.startswith("sweep-"):
+                workloads = s.workloads[::2]   # 0, 5000, 20000 us
             s = s._replace(workloads=workloads)
         out.append(s)
     return out

@@ -8,9 +8,12 @@ import os
 import subprocess
 import xml.etree.ElementTree as ET
 
+import sys
+
 import pytest
 
 SCRIPTS = os.path.join(os.path.dirname(__file__), "..", "..", "scripts")
+sys.path.insert(0, SCRIPTS)
 
 SAMPLES = ("index,t_ns,latency_ns,node,zone,success\n"
            "0,0,1200,0,DMA32,1\n1,5000,2500000,1,DMA32,1\n2,9000,800,-1,-,0\n"
@@ -25,6 +28,7 @@ MAP = "region_pfn,mapped_pages\n0,128\n512,128\n1024,512\n"
 # script -> (good input, extra arguments)
 PLOTS = {
     "plot_percentiles": (SAMPLES, []),
+    "plot_cdf": (SAMPLES, []),
     "plot_scatter": (SAMPLES, ["--columns", "1"]),
     "plot_scores": (SCORES, []),
     "plot_free_blocks": (SCORES, []),
@@ -140,3 +144,9 @@ def test_plot_command_line_never_shows_a_traceback(tmp_path):
     assert proc.returncode == 1
     assert proc.stderr.startswith("plot_scatter: error: ") and path in proc.stderr
     assert "Traceback" not in proc.stderr and proc.stderr.count("\n") == 1
+
+
+def test_cdf_data():
+    from benchlib import plotdata
+    xs, ys = plotdata.cdf([30.0, 10.0, 20.0, 40.0])
+    assert xs == [10.0, 20.0, 30.0, 40.0] and ys == [0.25, 0.5, 0.75, 1.0]

@@ -329,3 +329,19 @@ def test_report_only_fails_on_a_damaged_csv(tmp_path, capsys, damage):
     text = (release_dir / "README.md").read_text()
     assert "(plots/latency_scatter.png)" not in text
     assert "(plots/scores_khugehog.png)" in text
+
+
+def test_unmovable_run_is_void_only_if_the_compactor_did_not_try():
+    # pin frees no block by design: the head start asks for CPU spent by the
+    # mechanism's thread in the observation window, not for blocks gained.
+    unmovable = scenarios.select("pcompact-unmovable", quick=False)[0]
+    assert unmovable.workloads[0] == "pin" and unmovable.mechanism == "module"
+    nodes = {"0": {"score_on": 99, "blocks_on": 0, "score_alloc": 99, "blocks_alloc": 0,
+                   "best_blocks": 0}}
+    tried = {w: {"head_start": nodes,
+                 "head_start_cpu_ms": {"kcompactd": 0.0, "pcompactd": 250.0, "kswapd": 0.0}}
+             for w in unmovable.workloads}
+    assert [r for r in report.void_reasons(unmovable, tried) if r.startswith("pin:")] == []
+    idle = {w: dict(v, head_start_cpu_ms={"kcompactd": 0.0, "pcompactd": 0.0, "kswapd": 0.0})
+            for w, v in tried.items()}
+    assert any("pcompactd used no CPU" in r for r in report.void_reasons(unmovable, idle))

@@ -1,0 +1,216 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Many runs per scenario: which count, their medians, the targets over
+runs, and the like-with-like latencies.
+
+A run is one boot of one scenario; its summary is what report.build_scenario
+made of it plus the bench's record (run number, attempt, wall time, host
+load, other VMs, void reasons).  A run counts when its status is "ok" and
+no validity check voided it.
+"""
+
+from . import metrics, stats
+
+RUN_KEYS = ("run", "attempt", "status", "void", "reason", "wall_s", "host_load",
+            "other_vms", "dir", "position")
+
+
+def counts(summary):
+    """Does this run count towards the statistics?"""
+    return summary.get("status") == "ok" and not summary.get("void")
+
+
+def _number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def median_summary(summaries):
+    """One summary shaped like the runs' with every numeric leaf replaced by
+    the median over the runs that have it; other leaves are kept when all
+    runs agree, else None.  The comparison table and the "why" texts read
+    it as they read a single run."""
+    if not summaries:
+        return {}
+    first = summaries[0]
+    if isinstance(first, dict):
+        out = {}
+        for key in first:
+            values = [s.get(key) for s in summaries if isinstance(s, dict) and key in s]
+            out[key] = median_summary(values)
+        return out
+    if all(_number(v) for v in summaries):
+        return stats.median(summaries)
+    if all(v == first for v in summaries):
+        return first
+    return None
+
+
+def lookup(summary, path):
+    for key in path:
+        if not isinstance(summary, dict) or key not in summary:
+            return None
+        summary = summary[key]
+    return summary if _number(summary) else None
+
+
+def values(runs, path):
+    """The metric at path of every counting run."""
+    return [v for v in (lookup(r, path) for r in runs if counts(r)) if v is not None]
+
+
+LAT = ("khugehog", "latency")
+
+# (text, numerator (scenario, path), denominator (scenario, path) or None,
+#  threshold, want).  Without a denominator the target is on the median.
+TARGETS = [
+    ("pcompact mean <= 0.5 x kernel mean",
+     ("pcompact", LAT + ("mean_us",)), ("kernel", LAT + ("mean_us",)), 0.5, "le"),
+    ("pcompact p50 <= 0.5 x kernel p50",
+     ("pcompact", LAT + ("p50_us",)), ("kernel", LAT + ("p50_us",)), 0.5, "le"),
+    ("pcompact p95 <= 1 x kernel p95",
+     ("pcompact", LAT + ("p95_us",)), ("kernel", LAT + ("p95_us",)), 1.0, "le"),
+    ("pcompact hugepages obtained >= kernel's",
+     ("pcompact", ("khugehog", "count")), ("kernel", ("khugehog", "count")), 1.0, "ge"),
+    ("pcompact pages migrated per hugepage <= kernel's",
+     ("pcompact", ("khugehog", "derived", "migrated_per_hugepage")),
+     ("kernel", ("khugehog", "derived", "migrated_per_hugepage")), 1.0, "le"),
+    ("pcompact mean >= 5 x lower than vanilla",
+     ("vanilla", LAT + ("mean_us",)), ("pcompact", LAT + ("mean_us",)), 5.0, "ge"),
+    ("pcompact p50 >= 5 x lower than vanilla",
+     ("vanilla", LAT + ("p50_us",)), ("pcompact", LAT + ("p50_us",)), 5.0, "ge"),
+    ("pcompact (proactiveness 80) p50 <= 2 x manual p50",
+     ("pcompact-p80", LAT + ("p50_us",)), ("manual", LAT + ("p50_us",)), 2.0, "le"),
+    # Stated against what khugehog may take: the free memory above its
+    # margin (keep_free_mb + the zones' high watermarks), issue 11 item 7.
+    ("pcompact obtains >= 95% of the free memory above khugehog's margin",
+     ("pcompact", ("khugehog", "obtainable_share_pct")), None, 95.0, "ge"),
+]
+
+
+def _fmt(v):
+    if v is None:
+        return "n/a"
+    if v == float("inf"):
+        return "inf"
+    return f"{v:.3g}" if abs(v) < 1000 else f"{v:.0f}"
+
+
+def evaluate_targets(runs, seed):
+    """The targets over runs: [{target, verdict, estimate, lo, hi, n,
+    measured, met}], met True/False/None for met/missed/otherwise.
+
+    runs: {scenario: [run summaries]}; seed: the bootstrap's seed (each
+    target gets seed + its index, so adding a target changes no other).
+    """
+    out = []
+    for i, (text, (na, pa), den, threshold, want) in enumerate(TARGETS):
+        a = values(runs.get(na, []), pa)
+        if den is None:
+            b = stats.bootstrap_median(a, seed + i)
+            est, lo, hi = b["median"], b["lo"], b["hi"]
+            n = f"{b['n']}"
+            measured = f"median {_fmt(est)} [{_fmt(lo)}, {_fmt(hi)}] over {n} runs"
+        else:
+            nb, pb = den
+            b = stats.bootstrap_ratio(a, values(runs.get(nb, []), pb), seed + i)
+            est, lo, hi = b["ratio"], b["lo"], b["hi"]
+            n = f"{b['n_num']}/{b['n_den']}"
+            measured = (f"{_fmt(est)} x [{_fmt(lo)}, {_fmt(hi)}] "
+                        f"({na} {_fmt(stats.median(a))} / {nb} "
+                        f"{_fmt(stats.median(values(runs.get(nb, []), pb)))}; runs {n})")
+        verdict = stats.verdict(est, lo, hi, threshold, want)
+        out.append({"target": text, "verdict": verdict, "estimate": est, "lo": lo, "hi": hi,
+                    "n": n, "threshold": threshold, "want": want, "measured": measured,
+                    "met": {stats.MET: True, stats.MISSED: False}.get(verdict)})
+    return out
+
+
+def successes_ns(samples_rows):
+    """Latencies (ns) of the successful attempts, in attempt order, from
+    khugehog_samples.csv rows (dicts with index, latency_ns, success)."""
+    rows = sorted(samples_rows, key=lambda r: int(r["index"]))
+    return [int(r["latency_ns"]) for r in rows if str(r["success"]) == "1"]
+
+
+def like_with_like(latencies, common_n):
+    """Latency statistics (us) over the first common_n successes."""
+    if common_n < 1 or len(latencies) < common_n:
+        return None
+    s = metrics.latency_stats_us(latencies[:common_n])
+    return {k: s[k] for k in ("count", "mean_us", "p50_us", "p95_us", "max_us")}
+
+
+def over_100us_pct(latencies):
+    """Share (%) of the successes that took over 100 us."""
+    if not latencies:
+        return None
+    return 100.0 * sum(v > 100_000 for v in latencies) / len(latencies)
+
+
+def run_table(runs_in_order):
+    """Rows for runs.csv: one per boot, in the order they ran."""
+    rows = []
+    for r in runs_in_order:
+        rows.append([r.get("position"), r.get("scenario"), r.get("run"), r.get("attempt"),
+                     r.get("status"), "yes" if counts(r) else "no",
+                     "; ".join(r.get("void") or []) or
+                     ("(not enforced) " + "; ".join(r["checks"]) if r.get("checks") else "") or
+                     r.get("reason", ""),
+                     r.get("wall_s"), r.get("host_load"), r.get("other_vms"), r.get("dir")])
+    return rows
+
+
+RUN_COLUMNS = ["position", "scenario", "run", "attempt", "status", "counts", "void_or_reason",
+               "wall_s", "host_load", "other_vms", "dir"]
+
+
+STREAM_COLUMNS = ["scenario", "workload", "gfp", "delay_us", "offered_per_s", "runs",
+                  "count", "failures", "p50_us", "p95_us", "mean_us", "over_100us_pct",
+                  "alloc_s"]
+
+
+def stream_rows(standing):
+    """The khugehog-kind workloads beyond the drain (rate sweep steps,
+    gfp=thp / gfp=light streams), median over the runs that count:
+    rows for streams.csv (STREAM_COLUMNS).  offered_per_s is 1e6 / delay_us,
+    or for back-to-back steps the rate achieved (count / stream seconds)."""
+    rows = []
+    for name, rs in standing.items():
+        valid = [r for r in rs if counts(r)]
+        if not valid:
+            continue
+        workloads = [w for w in valid[0] if isinstance(valid[0][w], dict) and
+                     (w.startswith("sweep") or w.startswith("khugehog-"))]
+        for w in sorted(workloads, key=lambda w: (not w.startswith("sweep"),
+                                                  len(w), w)):
+            m = median_summary([r[w] for r in valid if w in r])
+            lat = m.get("latency") or {}
+            delay = m.get("delay_us") or 0
+            alloc_s = m.get("alloc_s")
+            offered = 1e6 / delay if delay else (
+                m.get("count") / alloc_s if alloc_s and m.get("count") else None)
+            rows.append([name, w, m.get("gfp"), delay, offered, len(valid), m.get("count"),
+                         m.get("failures"), lat.get("p50_us"), lat.get("p95_us"),
+                         lat.get("mean_us"), m.get("over_100us_pct"), alloc_s])
+    return rows
+
+
+BURST_COLUMNS = ["scenario", "burst", "reached_low", "wait_s", "size", "obtained_pct",
+                 "p50_us", "p95_us", "over_100us_pct", "runs"]
+
+
+def burst_rows(standing):
+    """The bursts workload per scenario and burst, medians over the runs
+    that count; reached_low as 'reached/runs'.  Rows of BURST_COLUMNS."""
+    rows = []
+    for name, rs in standing.items():
+        valid = [r for r in rs if counts(r) and r.get("bursts", {}).get("bursts")]
+        if not valid:
+            continue
+        n = max(len(r["bursts"]["bursts"]) for r in valid)
+        for k in range(n):
+            got = [r["bursts"]["bursts"][k] for r in valid if len(r["bursts"]["bursts"]) > k]
+            m = median_summary(got)
+            rows.append([name, k + 1, f"{sum(1 for b in got if b['reached_low'])}/{len(got)}",
+                         m.get("wait_s"), m.get("size"), m.get("obtained_pct"), m.get("p50_us"),
+                         m.get("p95_us"), m.get("over_100us_pct"), len(got)])
+    return rows

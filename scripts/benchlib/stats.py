@@ -1,0 +1,154 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Statistics over repeated runs: the run order, medians with bootstrap
+intervals, and the verdict on a target.
+
+One run is one VM boot of one scenario; its summary gives one number per
+metric (a p50, a count...).  Over the N runs of a scenario the report
+gives the median and a 95% percentile-bootstrap interval of the median,
+and a target is met or missed only when that interval lies wholly on one
+side of the threshold; otherwise it is unsettled.
+
+Everything random here takes an explicit seed, so a report can be
+recomputed exactly from its raw files and the seed in run.json.
+"""
+
+import random
+
+LEVEL = 0.95
+RESAMPLES = 2000
+
+MET, MISSED, UNSETTLED, NOT_MEASURED = "met", "missed", "unsettled", "not measured"
+
+
+def run_order(names, runs, seed, limits=None):
+    """The order of the boots: [(scenario, run number from 1)].
+
+    limits: {name: runs} for scenarios that run fewer times than runs
+    (they drop out of the later rounds).
+
+    Randomised and interleaved: round r holds run r of every scenario, in
+    an order of its own drawn from a generator seeded with seed, so no
+    scenario always comes first (host load drifting over an hour falls on
+    all alike) and a run cut short still has every scenario about as often.
+    """
+    if runs < 1:
+        raise ValueError(f"runs must be at least 1, not {runs}")
+    if len(set(names)) != len(names):
+        raise ValueError("scenario names must be distinct")
+    rng = random.Random(seed)
+    order = []
+    limits = limits or {}
+    for r in range(1, runs + 1):
+        shuffled = [n for n in names if limits.get(n, runs) >= r]
+        rng.shuffle(shuffled)
+        order += [(n, r) for n in shuffled]
+    return order
+
+
+def median(values):
+    """The median (mean of the middle two for an even count); None if empty."""
+    v = sorted(values)
+    n = len(v)
+    if n == 0:
+        return None
+    mid = n // 2
+    return v[mid] if n % 2 else (v[mid - 1] + v[mid]) / 2
+
+
+def quantile(sorted_values, q):
+    """Linear-interpolation quantile (q in [0, 1]) of sorted values."""
+    n = len(sorted_values)
+    if n == 0:
+        return None
+    pos = q * (n - 1)
+    lo = int(pos)
+    hi = min(lo + 1, n - 1)
+    a, b, frac = sorted_values[lo], sorted_values[hi], pos - lo
+    if frac == 0 or a == b:
+        return a
+    return a + (b - a) * frac if b != float("inf") else b
+
+
+def _clean(values):
+    return [v for v in values if isinstance(v, (int, float)) and v == v]
+
+
+def bootstrap_median(values, seed, level=LEVEL, resamples=RESAMPLES):
+    """{n, median, lo, hi}: the median of values and a percentile-bootstrap
+    interval of it.  lo/hi are None below 2 values (no interval)."""
+    vals = _clean(values)
+    out = {"n": len(vals), "median": median(vals), "lo": None, "hi": None}
+    if len(vals) < 2:
+        return out
+    rng = random.Random(seed)
+    meds = sorted(median(rng.choices(vals, k=len(vals))) for _ in range(resamples))
+    tail = (1 - level) / 2
+    out["lo"], out["hi"] = quantile(meds, tail), quantile(meds, 1 - tail)
+    return out
+
+
+def bootstrap_ratio(num, den, seed, level=LEVEL, resamples=RESAMPLES):
+    """{n_num, n_den, ratio, lo, hi}: median(num) / median(den) and a
+    percentile-bootstrap interval, the two samples resampled independently
+    (the runs of two scenarios are separate boots, not pairs).  ratio is
+    None when a median is missing or the denominator's is 0; resamples
+    whose denominator median is 0 count as +infinity."""
+    a, b = _clean(num), _clean(den)
+    out = {"n_num": len(a), "n_den": len(b), "ratio": None, "lo": None, "hi": None}
+    ma, mb = median(a), median(b)
+    if ma is None or mb is None or mb == 0:
+        return out
+    out["ratio"] = ma / mb
+    if len(a) < 2 or len(b) < 2:
+        return out
+    rng = random.Random(seed)
+    ratios = []
+    for _ in range(resamples):
+        ra = median(rng.choices(a, k=len(a)))
+        rb = median(rng.choices(b, k=len(b)))
+        ratios.append(ra / rb if rb else float("inf"))
+    ratios.sort()
+    tail = (1 - level) / 2
+    out["lo"], out["hi"] = quantile(ratios, tail), quantile(ratios, 1 - tail)
+    return out
+
+
+def verdict(estimate, lo, hi, threshold, want):
+    """met / missed / unsettled / not measured for an estimate (a median
+    or a ratio of medians) with its interval [lo, hi].
+
+    want "le": the target is value <= threshold; "ge": value >= threshold.
+    Met only when the whole interval satisfies it, missed only when none
+    of it does; an interval that straddles the threshold, or no interval
+    at all (fewer than 2 runs), is unsettled; no estimate is not measured.
+    """
+    if want not in ("le", "ge"):
+        raise ValueError(f"want must be 'le' or 'ge', not {want!r}")
+    if estimate is None:
+        return NOT_MEASURED
+    if lo is None or hi is None:
+        return UNSETTLED
+    if lo > hi:
+        raise ValueError(f"interval [{lo}, {hi}] is reversed")
+    if want == "le":
+        if hi <= threshold:
+            return MET
+        if lo > threshold:
+            return MISSED
+    else:
+        if lo >= threshold:
+            return MET
+        if hi < threshold:
+            return MISSED
+    return UNSETTLED
+
+
+def settled(verdicts):
+    """The verdicts that are met or missed: {key: verdict}."""
+    return {k: v for k, v in verdicts.items() if v in (MET, MISSED)}
+
+
+def agreement(first, second):
+    """Keys whose settled verdict in first differs in second (the check
+    'every settled verdict of the first run is the same in the second')."""
+    return sorted(k for k, v in settled(first).items() if second.get(k) != v)

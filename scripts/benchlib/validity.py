@@ -1,0 +1,196 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The checks that void a run: a run that fails one measured something
+other than its scenario says, so it is recorded, shown, retried (a bounded
+number of times) and left out of the statistics.
+
+  manual_check      the manual compaction left >= 90% of free memory in
+                    free order-9 blocks before the stream
+  head_start_check  every node above the mechanism's high threshold at
+                    switch-on saw the mechanism act before the stream (the
+                    unmovable case: saw it try)
+  layout_check      every node was fragmented (the same per-node layout
+                    in every scenario: each node fragmented explicitly)
+  host_check        no other QEMU on the host (unless overridden, flagged)
+
+Each returns a list of reasons (empty: the run is valid).
+"""
+
+from . import metrics
+
+MANUAL_MIN_SHARE_PCT = 90.0
+# A node counts as fragmented when its score is at least this (the
+# default frag pattern gives 94-95 on a node it filled).
+LAYOUT_MIN_SCORE = 80
+
+
+def free_pages(buddy_rows):
+    return sum(n << o for _, _, counts in buddy_rows for o, n in enumerate(counts))
+
+
+def free_in_blocks_pct(buddy_rows, order=metrics.HPAGE_ORDER):
+    """Share (%) of the free pages that sit in free blocks of order or more;
+    None when nothing is free."""
+    total = free_pages(buddy_rows)
+    if not total:
+        return None
+    in_blocks = sum(n << o for _, _, counts in buddy_rows
+                    for o, n in enumerate(counts) if o >= order)
+    return 100.0 * in_blocks / total
+
+
+def manual_summary(record):
+    """What one compact_memory write did, from parse.compact_record()."""
+    before, after = record["before"], record["after"]
+    # The state the stream meets: after the per-cpu lists were drained
+    # again, when the guest recorded it.
+    final = record.get("buddy_drained") or record["buddy_after"]
+    out = {
+        "duration_s": record["duration_s"], "rc": record["rc"],
+        "free_blocks_before": sum(metrics.node_free_blocks(record["buddy_before"]).values()),
+        "free_blocks_after": sum(metrics.node_free_blocks(final).values()),
+        "free_in_blocks_pct_before": free_in_blocks_pct(record["buddy_before"]),
+        "free_in_blocks_pct_after": free_in_blocks_pct(final),
+        "free_in_blocks_pct_undrained": free_in_blocks_pct(record["buddy_after"]),
+        "migrated": after.get("pgmigrate_success", 0) - before.get("pgmigrate_success", 0),
+        "migrate_scanned": after.get("compact_migrate_scanned", 0) -
+        before.get("compact_migrate_scanned", 0),
+        "free_scanned": after.get("compact_free_scanned", 0) -
+        before.get("compact_free_scanned", 0),
+    }
+    for key in ("pcp_before", "pcp_after_drain", "drain_s", "drained_pcp"):
+        if key in record:
+            out[key] = record[key]
+    if "trace_migratepages" in record:
+        out["trace_migratepages"] = record["trace_migratepages"]
+    if record.get("trace"):
+        out["trace_status"] = [w.split("=", 1)[1] for line in record["trace"]
+                               for w in line.split() if w.startswith("status=")]
+    return out
+
+
+def manual_combine(writes):
+    """One summary of the compact_memory writes the manual scenario made
+    (the guest writes again while too little is compacted): totals, the
+    state before the first and after the last, and every write."""
+    first, last = writes[0], writes[-1]
+    return {
+        "writes": len(writes),
+        "duration_s": sum(w["duration_s"] for w in writes),
+        "first_duration_s": first["duration_s"],
+        "rc": next((w["rc"] for w in writes if w["rc"] != 0), 0),
+        "free_blocks_before": first["free_blocks_before"],
+        "free_blocks_after": last["free_blocks_after"],
+        "free_in_blocks_pct_before": first["free_in_blocks_pct_before"],
+        "free_in_blocks_pct_after": last["free_in_blocks_pct_after"],
+        "migrated": sum(w["migrated"] for w in writes),
+        "each": writes,
+    }
+
+
+def manual_check(summary, min_share=MANUAL_MIN_SHARE_PCT):
+    """Reasons the manual compaction does not count as the floor."""
+    if summary is None:
+        return ["manual: no record of the compact_memory write"]
+    reasons = []
+    if summary["rc"] != 0:
+        reasons.append(f"manual: the compact_memory write failed (exit {summary['rc']})")
+    share = summary["free_in_blocks_pct_after"]
+    if share is None or share < min_share:
+        reasons.append(
+            f"manual: {summary.get('writes', 1)} compact_memory write(s) took "
+            f"{summary['duration_s']:.2f} s and left "
+            f"{'no free memory' if share is None else f'{share:.1f}%'} of free memory in "
+            f"free order-9 blocks (< {min_share:g}%; free blocks "
+            f"{summary['free_blocks_before']} -> {summary['free_blocks_after']}, "
+            f"{summary['migrated']} pages migrated)")
+    return reasons
+
+
+def head_start(rows, t_on, t_alloc):
+    """Per node, from scores.csv rows (t_s relative to the stream): score and
+    free blocks at switch-on (the last sample at or before t_on, else the
+    first after) and at the stream (the last sample at or before t_alloc).
+    -> {node: {score_on, blocks_on, score_alloc, blocks_alloc}}"""
+    out = {}
+    for node in sorted({r["node"] for r in rows}):
+        mine = sorted((r for r in rows if r["node"] == node), key=lambda r: r["t_s"])
+        before_on = [r for r in mine if r["t_s"] <= t_on]
+        on = before_on[-1] if before_on else (mine[0] if mine else None)
+        before_alloc = [r for r in mine if r["t_s"] <= t_alloc]
+        at = before_alloc[-1] if before_alloc else None
+        if on is None or at is None:
+            continue
+        out[node] = {"score_on": on["score"], "blocks_on": on["free_order9_blocks"],
+                     "score_alloc": at["score"], "blocks_alloc": at["free_order9_blocks"],
+                     "best_blocks": max(r["free_order9_blocks"] for r in mine
+                                        if t_on <= r["t_s"] <= t_alloc)
+                     if any(t_on <= r["t_s"] <= t_alloc for r in mine) else on[
+                         "free_order9_blocks"]}
+    return out
+
+
+# The thread through which each proactive mechanism acts.
+COMPACTOR = {"sysctl": "kcompactd", "module": "pcompactd"}
+
+
+def head_start_check(nodes, high, mechanism, cpu_ms=None, movable=True):
+    """Reasons a proactive mechanism did not act in its head start.
+
+    nodes: head_start() output; high: the mechanism's high threshold (None:
+    not a proactive mechanism, nothing to check).  A node above high at
+    switch-on must have gained free order-9 blocks before the stream.
+    movable=False (the unmovable case, where no block can be freed and
+    gaining none is the expected outcome): the mechanism's thread must have
+    spent CPU in the window instead, as trying is what that case observes.
+    """
+    if high is None or mechanism not in COMPACTOR:
+        return []
+    if not nodes:
+        return ["head start: no score samples between switch-on and the stream"]
+    if not movable:
+        above = [node for node, n in sorted(nodes.items()) if n["score_on"] > high]
+        thread = COMPACTOR[mechanism]
+        if not above:
+            return []
+        if cpu_ms is None or thread not in cpu_ms:
+            return [f"head start: nodes {above} above high {high} and no CPU record of "
+                    f"{thread}: whether the mechanism tried is unknown"]
+        if cpu_ms[thread] <= 0:
+            return [f"head start: nodes {above} above high {high} and {thread} used no CPU "
+                    f"in the window: the mechanism did not try"]
+        return []
+    # Why not: the CPU the compactors and kswapd used in the head start
+    # (the kernel's proactive compaction backs off while kswapd runs).
+    why = ""
+    if cpu_ms:
+        why = " (head start CPU: " + ", ".join(
+            f"{k} {cpu_ms[k]:.0f} ms" for k in ("kcompactd", "pcompactd", "kswapd")
+            if k in cpu_ms) + ")"
+    reasons = []
+    for node, n in sorted(nodes.items()):
+        if n["score_on"] > high and n["best_blocks"] <= n["blocks_on"]:
+            reasons.append(
+                f"head start: node {node} was at score {n['score_on']} (> high {high}) at "
+                f"switch-on and its free order-9 blocks never rose above {n['blocks_on']} "
+                f"before the stream (score then {n['score_alloc']}): the mechanism did not act"
+                + why)
+    return reasons
+
+
+def layout_check(nodes, min_score=LAYOUT_MIN_SCORE):
+    """Reasons the fragmentation is not the layout every scenario must share:
+    every node at or above min_score before the mechanism was switched on."""
+    if not nodes:
+        return ["layout: no score samples before switch-on"]
+    low = {node: n["score_on"] for node, n in nodes.items() if n["score_on"] < min_score}
+    if not low:
+        return []
+    return ["layout: node(s) " + ", ".join(f"{k} at score {v}" for k, v in sorted(low.items()))
+            + f" below {min_score} before switch-on: not every node was fragmented"]
+
+
+def host_check(other_vms, allowed):
+    """Reasons from the host: other QEMU processes take CPU from the guest."""
+    if other_vms and not allowed:
+        return [f"host: {other_vms} other QEMU process(es) running"]
+    return []

@@ -1,0 +1,477 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of the repeated benchmark: median summaries, targets over runs,
+and scripts/bench's run loop (retries, void runs, the report) with the VM
+boot replaced by synthetic guest output."""
+
+import json
+import os
+import sys
+
+import pytest
+
+HERE = os.path.dirname(__file__)
+sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
+sys.path.insert(0, HERE)
+from benchlib import csvio, frames, runs, scenarios, stats  # noqa: E402
+import test_bench_report as tbr  # noqa: E402
+
+
+def test_median_summary_takes_medians_and_keeps_agreeing_leaves():
+    a = {"status": "ok", "k": {"count": 10, "lat": {"p50_us": 5.0}, "why": "x"}, "l": [1]}
+    b = {"status": "ok", "k": {"count": 30, "lat": {"p50_us": 7.0}, "why": "y"}, "l": [1]}
+    c = {"status": "ok", "k": {"count": 20, "lat": {"p50_us": 100.0}, "why": "x"}, "l": [1]}
+    m = runs.median_summary([a, b, c])
+    assert m["k"]["count"] == 20 and m["k"]["lat"]["p50_us"] == 7.0
+    assert m["status"] == "ok" and m["k"]["why"] is None and m["l"] == [1]
+    assert runs.median_summary([]) == {}
+
+
+def run(count, mean, p50, p95=None, void=None, status="ok", share=96.0):
+    return {"status": status, "void": void or [],
+            "khugehog": {"count": count, "free_share_pct": share - 2,
+                         "obtainable_share_pct": share,
+                         "latency": {"mean_us": mean, "p50_us": p50, "p95_us": p95 or 2 * p50},
+                         "derived": {"migrated_per_hugepage": 100.0}}}
+
+
+def test_targets_over_runs_settle_only_clear_cases():
+    rs = {"kernel": [run(1000, 600, 300), run(1000, 620, 320), run(1000, 580, 290),
+                     run(1000, 610, 310), run(1000, 590, 305)],
+          "pcompact": [run(1100, 150, 100), run(1100, 160, 110), run(1100, 140, 95),
+                       run(1100, 155, 105), run(1100, 145, 98)],
+          "vanilla": [run(900, 700, 400), run(900, 800, 600), run(900, 750, 450),
+                      run(900, 680, 500), run(900, 720, 550)],
+          # A void run must not count: its p50 would move the ratio.
+          "manual": [run(1000, 50, 50), run(1000, 40, 45), run(1000, 60, 55),
+                     run(1000, 45, 48), run(1000, 1, 1, void=["manual: did nothing"])],
+          "pcompact-p80": [run(1000, 80, 60), run(1000, 120, 110), run(1000, 100, 90),
+                           run(1000, 90, 95), run(1000, 110, 100)]}
+    t = {x["target"]: x for x in runs.evaluate_targets(rs, seed=3)}
+    assert t["pcompact mean <= 0.5 x kernel mean"]["verdict"] == stats.MET
+    assert t["pcompact p50 <= 0.5 x kernel p50"]["verdict"] == stats.MET
+    assert t["pcompact hugepages obtained >= kernel's"]["verdict"] == stats.MET
+    # vanilla / pcompact p50: 4-6 x, straddles 5.
+    assert t["pcompact p50 >= 5 x lower than vanilla"]["verdict"] == stats.UNSETTLED
+    assert t["pcompact (proactiveness 80) p50 <= 2 x manual p50"]["n"] == "5/4"
+    assert t["pcompact obtains >= 95% of the free memory above khugehog's margin"][
+        "verdict"] == stats.MET
+    assert all(x["lo"] <= x["estimate"] <= x["hi"] for x in t.values())
+    # The same seed gives the same intervals.
+    again = {x["target"]: x for x in runs.evaluate_targets(rs, seed=3)}
+    assert again == t
+
+
+def test_targets_without_runs_are_not_measured():
+    t = runs.evaluate_targets({"vanilla": [run(1, 1, 1)]}, seed=1)
+    assert all(x["verdict"] == stats.NOT_MEASURED for x in t)
+
+
+def test_one_run_per_scenario_is_unsettled_not_met():
+    rs = {"kernel": [run(1000, 600, 300)], "pcompact": [run(1000, 10, 10)]}
+    t = {x["target"]: x for x in runs.evaluate_targets(rs, seed=1)}
+    assert t["pcompact p50 <= 0.5 x kernel p50"]["verdict"] == stats.UNSETTLED
+
+
+def test_like_with_like_first_n():
+    lat = [5000, 200000, 7000, 9000]
+    s = runs.like_with_like(lat, 3)
+    assert s["count"] == 3 and s["p50_us"] == 7.0
+    assert runs.like_with_like(lat, 5) is None
+    assert runs.over_100us_pct(lat[:2]) == 50.0
+    rows = [{"index": 2, "latency_ns": 30, "success": 1}, {"index": 0, "latency_ns": 10,
+                                                           "success": 1},
+            {"index": 1, "latency_ns": 20, "success": 0}]
+    assert runs.successes_ns(rows) == [10, 30]
+
+
+# --- the run loop of scripts/bench ------------------------------------------------
+
+def compact_record(done):
+    after = tbr.COMPACTED if done else tbr.FRAGMENTED
+    lines = ["label manual1", "t_start 10.50", "before_pgmigrate_success 0"]
+    lines += [f"buddy_before {b}" for b in tbr.FRAGMENTED.splitlines()]
+    lines += ["t_end 10.56" if not done else "t_end 12.50", "rc 0",
+              "after_pgmigrate_success " + ("5000" if done else "3")]
+    lines += [f"buddy_after {b}" for b in after.splitlines()]
+    return "\n".join(lines) + "\n"
+
+
+def manual_guest(done):
+    text = tbr.guest_text("manual")
+    extra = tbr.framed("khugehog/compact_manual1.txt", compact_record(done))
+    return text.replace("=== done ===\n", extra + "=== done ===\n")
+
+
+def acting_guest(name):
+    """A guest whose mechanism made free blocks in its head start (t 10.5
+    to 11.0): the samples turn compacted at t 10.75."""
+    files = frames.split_frames(tbr.guest_text(name)).files
+    files["khugehog/samples.txt"] = "".join(
+        f"T {10 + i * 0.05:.2f}\n" + "".join(
+            f"B {line}\n" for line in (tbr.FRAGMENTED if i < 15 else tbr.COMPACTED).splitlines())
+        for i in range(40))
+    return "".join(tbr.framed(n, c) for n, c in files.items()) + "=== done ===\n"
+
+
+@pytest.fixture
+def fake_bench(monkeypatch, tmp_path):
+    """scripts/bench with run_vm replaced: the manual scenario's compaction
+    does nothing on its first boot and works on every later one."""
+    bench = tbr.load_bench()
+    boots = []
+
+    def fake_run_vm(args, release, payload, scenario, thp_mb, work, progress, index,
+                    vm_run=None, tag=None):
+        boots.append(tag)
+        if scenario.name == "manual":
+            done = sum(1 for b in boots if b.startswith("manual/")) > 1
+            return frames.split_frames(manual_guest(done)), None
+        if scenario.name == "kernel" and len(boots) == 2:
+            return None, "timeout (logs in nowhere)"
+        if scenario.name == "kernel":
+            return frames.split_frames(acting_guest("kernel")), None
+        return frames.split_frames(tbr.guest_text(scenario.name)), None
+
+    monkeypatch.setattr(bench, "run_vm", fake_run_vm)
+    monkeypatch.setattr(bench, "other_vms", lambda: 0)
+    return bench, boots, tmp_path
+
+
+def test_run_all_retries_void_and_failed_runs_and_reports(fake_bench):
+    bench, boots, tmp_path = fake_bench
+    args = bench.parse_args(["--quick", "--runs", "2", "--retries", "1", "--seed", "5",
+                             "--scenarios", "vanilla,kernel,manual"])
+    args.enforce_validity = True
+    selected = scenarios.select(args.scenarios, True)
+    order = stats.run_order([s.name for s in selected], args.runs, args.seed)
+    staging = str(tmp_path / "rel")
+    os.makedirs(staging)
+    progress = bench.Progress([s for n, _ in order for s in selected if s.name == n], 5, 5)
+    standing, attempts = bench.run_all(args, "rel", "payload", None, selected, 512,
+                                       str(tmp_path / "work"), progress, staging, order)
+    # 6 runs; the first manual boot is void and retried, the kernel boot that
+    # timed out (the second boot) likewise.
+    assert len(attempts) == 8 and len(boots) == 8
+    assert [len(standing[n]) for n in ("vanilla", "kernel", "manual")] == [2, 2, 2]
+    void = [a for a in attempts if a.get("void")]
+    assert len(void) == 1 and void[0]["scenario"] == "manual" and void[0]["attempt"] == 1
+    assert "0.06 s" in void[0]["void"][0] and "< 90%" in void[0]["void"][0]
+    assert os.path.isdir(os.path.join(staging, "manual", "run-1-void1")) or \
+        os.path.isdir(os.path.join(staging, "manual", "run-2-void1"))
+    assert all(runs.counts(r) for rs in standing.values() for r in rs)
+
+    aggregated = bench.aggregate(staging, selected, standing)
+    # What scripts/check reads: <release>/<scenario>/summary.json, ok, a count.
+    for name in ("vanilla", "kernel", "manual"):
+        with open(os.path.join(staging, name, "summary.json")) as f:
+            s = json.load(f)
+        assert s["status"] == "ok" and s["khugehog"]["count"] == 10 and s["n_valid"] == 2
+
+    ctx = {"command": "scripts/bench --quick", "release": "rel", "date": "d", "total_s": 60.0,
+           "vm": "2048 MiB", "init_on_alloc": "0", "frag_args": "", "observe_s": 20,
+           "tail_s": 1, "idle_s": 5, "order": ["vanilla", "kernel", "manual"], "runs": 2,
+           "seed": 5, "retries": 1, "allow_other_vms": True, "other_vms_at_start": 1,
+           "like": bench.like_with_like(staging, standing)}
+    assert ctx["like"]["common_n"] == 10
+    targets, failed = bench.write_report_runs(staging, ctx, aggregated, standing, attempts,
+                                              ctx["order"])
+    assert failed == []
+    text = open(os.path.join(staging, "README.md")).read()
+    assert os.path.getsize(os.path.join(staging, "plots", "latency_cdf.png")) > 1000
+    for need in ("## Runs and validity", "seed 5", "## Targets", "unsettled", "latency_cdf.png",
+                 "Per-node layout at switch-on", "first allocation served by node(s) 0",
+                 "**1 other QEMU process(es) were running", "## Like with like",
+                 "## Manual compaction, run by run", "| **no** |", "timeout"):
+        assert need in text, need
+    rows = csvio.read_table(os.path.join(staging, "runs.csv"), runs.RUN_COLUMNS)
+    assert len(rows) == 8 and sum(r["counts"] == "no" for r in rows) == 2
+
+    # report-only rebuilds the same from the files.
+    with open(os.path.join(staging, "run.json"), "w") as f:
+        json.dump(dict(ctx, quick=True), f)
+    assert bench.report_only_runs(staging, dict(ctx, quick=True)) == 0
+    assert open(os.path.join(staging, "README.md")).read().count("| **no** |") == 2
+
+
+def test_quick_records_failed_checks_without_voiding(fake_bench):
+    bench, boots, tmp_path = fake_bench
+    args = bench.parse_args(["--quick", "--runs", "1", "--seed", "5", "--scenarios", "manual"])
+    selected = scenarios.select("manual", True)
+    order = stats.run_order(["manual"], 1, 5)
+    staging = str(tmp_path / "q")
+    os.makedirs(staging)
+    progress = bench.Progress(selected, 5, 5)
+    standing, attempts = bench.run_all(args, "rel", "p", None, selected, 512,
+                                       str(tmp_path / "w"), progress, staging, order)
+    assert len(attempts) == 1 and attempts[0]["void"] == [] and attempts[0]["checks"]
+    assert runs.counts(standing["manual"][0])
+    assert "(not enforced)" in runs.run_table(attempts)[0][6]
+
+
+def test_a_mechanism_that_did_not_act_voids_the_run():
+    from benchlib import report
+    summary, _ = report.build_scenario(scenarios.select("kernel", True)[0],
+                                       frames.split_frames(tbr.guest_text("kernel")))
+    assert len(summary["void"]) == 2 and all("did not act" in v for v in summary["void"])
+    summary, _ = report.build_scenario(scenarios.select("kernel", True)[0],
+                                       frames.split_frames(acting_guest("kernel")))
+    assert summary["void"] == []
+
+
+def test_other_vms_refused_unless_allowed(monkeypatch, capsys):
+    bench = tbr.load_bench()
+    monkeypatch.setattr(bench, "other_vms", lambda: 2)
+    monkeypatch.setattr(bench, "resolve_release", lambda k: "6.12.0-test")
+    monkeypatch.setattr(bench, "build", lambda *a: "stop here")
+    assert bench.main(["--scenarios", "vanilla"]) == 2
+    assert "2 other QEMU" in capsys.readouterr().err
+    # Overridden (or --quick): it goes on, here to the stubbed build.
+    assert bench.main(["--scenarios", "vanilla", "--allow-other-vms"]) == 1
+    assert bench.main(["--quick", "--scenarios", "vanilla"]) == 1
+
+
+def test_runs_and_seed_defaults():
+    bench = tbr.load_bench()
+    full, quick = bench.parse_args([]), bench.parse_args(["--quick"])
+    assert full.runs == 5 and full.retries == 1 and quick.runs == 1 and quick.retries == 0
+    assert full.enforce_validity and not quick.enforce_validity
+    assert bench.parse_args(["--quick", "--runs", "3"]).enforce_validity is False
+    assert bench.parse_args(["--no-enforce-validity"]).enforce_validity is False
+    assert bench.parse_args(["--seed", "9"]).seed == 9
+    with pytest.raises(SystemExit):
+        bench.parse_args(["--runs", "0"])
+
+
+def sweep_guest(name):
+    """A guest that ran the khugehog stream as sweep steps 0 and 5000 us."""
+    files = frames.split_frames(acting_guest(name)).files
+    out = dict(files)
+    for w in ("sweep0", "sweep5000"):
+        for k, v in files.items():
+            if k.startswith("khugehog/"):
+                out[w + k[len("khugehog"):]] = v
+    out = {k: v for k, v in out.items() if not k.startswith("khugehog/")}
+    out["env.txt"] += "sweep_max 512\n"
+    return "".join(tbr.framed(n, c) for n, c in out.items()) + "=== done ===\n"
+
+
+def test_sweep_workloads_become_stream_rows_and_a_plot(tmp_path):
+    from benchlib import report
+    import importlib.util
+    s = scenarios.BY_NAME["sweep-pcompact"]._replace(workloads=("sweep0", "sweep5000"))
+    summary, files = report.build_scenario(s, frames.split_frames(sweep_guest(s.name)))
+    assert summary["void"] == []
+    assert summary["sweep5000"]["delay_us"] == 5000 and summary["sweep0"]["delay_us"] == 0
+    assert summary["sweep0"]["gfp"] == "kernel" and summary["sweep0"]["over_100us_pct"] == 0
+    assert "sweep5000_khugehog_samples.csv" in files
+    rows = runs.stream_rows({s.name: [summary, summary]})
+    assert [r[1] for r in rows] == ["sweep0", "sweep5000"]
+    back_to_back, paced = rows
+    assert paced[4] == 200.0 and back_to_back[4] == pytest.approx(10 / 0.5)
+    assert paced[5] == 2 and paced[6] == 10 and paced[8] == 7.5
+    path = tmp_path / "streams.csv"
+    csvio.write_table(str(path), runs.STREAM_COLUMNS, rows)
+    spec = importlib.util.spec_from_file_location(
+        "plot_sweep", os.path.join(HERE, "..", "..", "scripts", "plot_sweep.py"))
+    plot = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(plot)
+    out = tmp_path / "sweep.png"
+    assert plot.main(["--input", f"sweep={path}", "--out", str(out)]) == 0
+    assert out.stat().st_size > 1000
+    # No sweep rows: a clear error, not an empty plot.
+    gfp_only = tmp_path / "gfp.csv"
+    csvio.write_table(str(gfp_only), runs.STREAM_COLUMNS,
+                      [["gfp-kernel", "khugehog-thp", "thp", 0, 20.0, 1, 10, 0, 1, 2, 1, 0, 0.5]])
+    assert plot.main(["--input", f"s={gfp_only}", "--out", str(out)]) == 2
+
+
+def test_gfp_stream_arguments():
+    from benchlib import report
+    env = "khugehog_args gfp=kernel stop_after_failures=100 keep_free_mb=16\nsweep_max 256\n"
+    files = {"env.txt": env}
+    assert report.khh_args_of("khugehog-light", files).endswith(" gfp=light")
+    assert "gfp=kernel" not in report.khh_args_of("khugehog-thp", files)
+    assert report.khh_args_of("sweep2000", files).endswith("delay_us=2000 max=256")
+    assert report.kind("sweep0") == report.kind("khugehog-thp") == "khugehog"
+    assert report.kind("thp") == "thp"
+
+
+def test_sweep_scenarios_exist_and_quick_trims_them():
+    assert scenarios.BY_NAME["sweep-kernel"].workloads == scenarios.SWEEP
+    assert scenarios.select("sweep-kernel", True)[0].workloads == ("sweep0", "sweep5000",
+                                                                     "sweep20000")
+    assert not set(scenarios.SWEEP_SCENARIOS) & set(scenarios.DEFAULT)
+
+
+def test_cost_summary_and_time_to_low():
+    from benchlib import report
+    s = scenarios.select("kernel", True)[0]
+    guest = acting_guest("kernel").replace(
+        "frag: ready kept_pages=256", "frag: ready kept_pages=256 keep_pages_per_2m=128")
+    summary, _ = report.build_scenario(s, frames.split_frames(guest))
+    k = summary["khugehog"]
+    # 10 hugepages, 7 free blocks at the start: 3 created; 5120 pages migrated.
+    assert k["blocks_created"] == 3
+    assert k["migrated_per_block_created"] == pytest.approx(5120 / 3, abs=1e-3)
+    assert k["inuse_min_pages_per_block"] == 128
+    assert k["compactor_cpu_ms"] == 4.0
+    assert k["compactor_cpu_ms_per_block_created"] == pytest.approx(4 / 3, abs=1e-3)
+    # Compacted from t 10.75 (0.25 s after switch-on at 10.5): scores 0 <= low 80.
+    assert k["time_to_low_s"] == pytest.approx(0.25)
+    rows = [{"t_s": 0.0, "node": 0, "score": 95}, {"t_s": 0.0, "node": 1, "score": 70},
+            {"t_s": 1.0, "node": 0, "score": 79}, {"t_s": 1.0, "node": 1, "score": 80}]
+    assert report.time_to_low(rows, 0.0, 5.0, 80) == 1.0
+    assert report.time_to_low(rows, 0.0, 0.5, 80) is None
+
+
+def test_vm_command_init_on_alloc_shape_and_pinning():
+    bench = tbr.load_bench()
+    args = bench.parse_args(["--nodes", "1", "--cpus", "2"])
+    plain = bench.vm_command(args, "rel", "p", scenarios.BY_NAME["kernel"], 512, "o")
+    zeroed = bench.vm_command(args, "rel", "p", scenarios.BY_NAME["kernel-ioa1"], 512, "o")
+    assert plain[plain.index("--append") + 1] == "init_on_alloc=0"
+    assert zeroed[zeroed.index("--append") + 1] == "init_on_alloc=1"
+    assert plain[plain.index("--nodes") + 1] == "1" and plain[plain.index("--cpus") + 1] == "2"
+    assert "BENCH_ALLOC_CPU=node0" in plain[-1]
+    none = bench.vm_command(bench.parse_args(["--alloc-cpu", "none"]), "rel", "p",
+                            scenarios.BY_NAME["kernel"], 512, "o")
+    assert "BENCH_ALLOC_CPU=none" in none[-1]
+    assert set(scenarios.IOA1_SCENARIOS) <= set(scenarios.BY_NAME)
+
+
+def test_no_retry_past_the_budget(fake_bench):
+    bench, boots, tmp_path = fake_bench
+    args = bench.parse_args(["--quick", "--runs", "1", "--retries", "2", "--seed", "5",
+                             "--scenarios", "manual", "--budget-min", "0.001"])
+    args.enforce_validity = True
+    selected = scenarios.select("manual", True)
+    staging = str(tmp_path / "b")
+    os.makedirs(staging)
+    standing, attempts = bench.run_all(args, "rel", "p", None, selected, 512,
+                                       str(tmp_path / "w"), bench.Progress(selected, 5, 5),
+                                       staging, stats.run_order(["manual"], 1, 5))
+    # The void first boot stands: a retry would pass the budget.
+    assert len(attempts) == 1 and attempts[0]["void"]
+    assert not runs.counts(standing["manual"][0])
+    agg = bench.aggregate(staging, selected, standing)
+    assert agg["manual"]["status"] == "failed" and "no run counts" in agg["manual"]["reason"]
+
+
+def bursts_guest(name, reached=("1", "0")):
+    """A guest that ran the bursts workload: two bursts of 8 blocks."""
+    files = frames.split_frames(acting_guest(name)).files
+    out = {k: v for k, v in files.items() if not k.startswith("khugehog/")}
+    for k, v in files.items():
+        if k.startswith("khugehog/") and not k.endswith(("summary.txt", "samples.csv",
+                                                          "map_before.csv", "map_after.csv",
+                                                          "frag_out.txt")):
+            out["bursts" + k[len("khugehog"):]] = v
+    out["bursts/events.txt"] = ("frag_start 2.00\nfrag_ready 9.00\nmech_on 10.50\n"
+                                "mech_ready 10.52\nburst1_wait 10.52\nburst1_start 11.00\n"
+                                "burst1_end 11.20\nburst2_wait 11.30\nburst2_start 11.60\n"
+                                "burst2_end 11.80\nalloc_end 11.90\n")
+    for k, r in enumerate(reached, 1):
+        out[f"bursts/burst{k}_info.txt"] = (f"burst {k}\nlow 80\nreached_low {r}\n"
+                                            f"wait_s {0.5 * k}\nmax 8\n")
+        out[f"bursts/burst{k}_summary.txt"] = files["khugehog/summary.txt"]
+        out[f"bursts/burst{k}_samples.csv"] = files["khugehog/samples.csv"]
+    return "".join(tbr.framed(n, c) for n, c in out.items()) + "=== done ===\n"
+
+
+def test_bursts_workload_summary_and_rows():
+    from benchlib import report
+    s = scenarios.BY_NAME["bursts-kernel"]
+    summary, files = report.build_scenario(s, frames.split_frames(bursts_guest(s.name)))
+    assert summary["void"] == []
+    b = summary["bursts"]["bursts"]
+    assert [x["burst"] for x in b] == [1, 2] and b[0]["reached_low"] and not b[1]["reached_low"]
+    assert b[0]["size"] == 8 and b[0]["count"] == 10 and b[0]["obtained_pct"] == 125.0
+    assert b[1]["wait_s"] == 1.0 and b[0]["p50_us"] == 7.5
+    assert "bursts_burst2_samples.csv" in files and "bursts_scores.csv" in files
+    assert summary["bursts"]["events_s"]["burst1_start"] == 0.5
+    rows = runs.burst_rows({s.name: [summary, summary]})
+    assert rows[0][:3] == [s.name, 1, "2/2"] and rows[1][:3] == [s.name, 2, "0/2"]
+    with pytest.raises(report.ScenarioError, match="no burst"):
+        report.build_scenario(s, frames.split_frames(bursts_guest(s.name, reached=())))
+
+
+def test_burst_low_follows_the_mechanism():
+    bench = tbr.load_bench()
+    args = bench.parse_args([])
+    assert bench.guest_env(args, scenarios.BY_NAME["bursts-kernel"], 1)["BENCH_BURST_LOW"] == "80"
+    assert bench.guest_env(args, scenarios.BY_NAME["kernel-p80"], 1)["BENCH_BURST_LOW"] == "20"
+    assert bench.guest_env(args, scenarios.BY_NAME["bursts-vanilla"], 1)["BENCH_BURST_LOW"] == "80"
+
+
+def test_scale_summary_per_gib():
+    from benchlib import report
+    summary = {"pcompact": {"rounds": 4, "compact_ms": 800},
+               "vmstat": {"compact_daemon_migrate_scanned": 2048, "compact_free_scanned": 512}}
+    s = report.scale_summary(summary, 2 * 2**20)        # 2 GiB
+    assert s["mem_gib"] == 2 and s["pcompact_ms_per_round"] == 200
+    assert s["pcompact_ms_per_round_per_gib"] == 100
+    assert "pcompact_scan_us_per_round_per_gib" not in s
+    assert s["compact_daemon_migrate_scanned_per_gib"] == 1024
+    assert s["compact_free_scanned_per_gib"] == 256
+    assert report.scale_summary(summary, None) == {}
+    assert "pcompact_ms_per_round" not in report.scale_summary({"vmstat": {}}, 2**20)
+
+
+def test_bench_compare(tmp_path, capsys):
+    from importlib.machinery import SourceFileLoader
+    import importlib.util
+    loader = SourceFileLoader("bench_compare", os.path.join(HERE, "..", "..", "scripts",
+                                                            "bench-compare"))
+    spec = importlib.util.spec_from_loader("bench_compare", loader)
+    mod = importlib.util.module_from_spec(spec)
+    loader.exec_module(mod)
+
+    def write(d, verdicts):
+        d.mkdir()
+        (d / "targets.json").write_text(json.dumps(
+            [{"target": k, "verdict": v, "estimate": 1.0, "lo": 0.5, "hi": 1.5}
+             for k, v in verdicts.items()]))
+        return str(d)
+
+    a = write(tmp_path / "a", {"t1": "met", "t2": "unsettled", "t3": "missed"})
+    b = write(tmp_path / "b", {"t1": "met", "t2": "met", "t3": "missed"})
+    c = write(tmp_path / "c", {"t1": "unsettled", "t2": "met", "t3": "missed"})
+    assert mod.main([a, b]) == 0
+    assert "2 settled verdict(s) in the first run, 0 changed" in capsys.readouterr().out
+    assert mod.main([a, c]) == 1
+    assert "t1: met: 1 [0.5, 1.5] | unsettled: 1 [0.5, 1.5] -> CHANGED" in \
+        capsys.readouterr().out
+    assert mod.main([a, str(tmp_path / "missing")]) == 2
+
+
+def test_layout_spread():
+    from benchlib import report
+
+    def s(n0, n1, first=0):
+        return {"khugehog": {"first_success_node": first, "head_start": {
+            "0": {"score_on": n0}, "1": {"score_on": n1}}}}
+    spread = report.layout_spread([s(94, 92), s(93, 91), s(95, 92)])
+    assert spread["nodes"]["0"] == {"min": 93, "max": 95, "median": 94}
+    assert not spread["wide"] and spread["first_nodes"] == "0"
+    mirrored = report.layout_spread([s(94, 82), s(83, 95, first=1)])
+    assert mirrored["wide"] and mirrored["first_nodes"] == "0, 1"
+    assert report.layout_spread([{}]) is None
+
+
+def test_void_reason_says_what_ran_in_the_head_start():
+    from benchlib import report
+    text = tbr.guest_text("kernel").replace("=== done ===\n", tbr.framed(
+        "khugehog/kthreads_start.txt",
+        "kcompactd0 40 0 0 1500000\nkcompactd1 41 0 0 0\nkswapd0 50 0 0 900000000\n") +
+        "=== done ===\n")
+    text = text.replace(tbr.framed("khugehog/kthreads_before.txt",
+                                   "kcompactd0 40 0 0 1000000\nkcompactd1 41 0 0 0\n"),
+                        tbr.framed("khugehog/kthreads_before.txt",
+                                   "kcompactd0 40 0 0 1000000\nkcompactd1 41 0 0 0\n"
+                                   "kswapd0 50 0 0 0\n"))
+    summary, _ = report.build_scenario(scenarios.select("kernel", True)[0],
+                                       frames.split_frames(text))
+    assert summary["khugehog"]["head_start_cpu_ms"] == {"kcompactd": 0.5, "pcompactd": 0,
+                                                        "kswapd": 900.0}
+    assert all("(head start CPU: kcompactd 0 ms, pcompactd 0 ms, kswapd 900 ms)" in v
+               for v in summary["void"])

@@ -1,0 +1,168 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of benchlib.validity: the checks that void a run, and the
+compact_memory record they read."""
+
+import os
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "scripts"))
+from benchlib import parse, validity  # noqa: E402
+
+# Fragmented: orders 0 and 1 only; compacted: almost all in order-9/10.
+FRAG = ["Node 0, zone DMA32 4000 4000 0 0 0 0 0 0 0 1 0",
+        "Node 1, zone DMA32 4000 4000 0 0 0 0 0 0 0 0 0"]
+DONE = ["Node 0, zone DMA32 10 10 0 0 0 0 0 0 0 4 10",
+        "Node 1, zone DMA32 10 10 0 0 0 0 0 0 0 2 11"]
+
+
+def record(before=FRAG, after=DONE, rc=0, t=(10.0, 12.5), trace=()):
+    lines = ["label manual", "pcp_before 51640", "pcp_after_drain 1200", "drain_s 12.5",
+             f"t_start {t[0]}",
+             "before_compact_migrate_scanned 100", "before_pgmigrate_success 50"]
+    lines += [f"buddy_before {b}" for b in before]
+    lines += [f"t_end {t[1]}", f"rc {rc}",
+              "after_compact_migrate_scanned 9100", "after_pgmigrate_success 3050"]
+    lines += [f"buddy_after {b}" for b in after]
+    lines += [f"trace {x}" for x in trace]
+    return "\n".join(lines) + "\n"
+
+
+def test_compact_record_parses_and_times():
+    r = parse.compact_record(record())
+    assert r["duration_s"] == pytest.approx(2.5)
+    assert r["rc"] == 0 and r["label"] == "manual"
+    assert r["before"]["pgmigrate_success"] == 50 and r["after"]["pgmigrate_success"] == 3050
+    assert len(r["buddy_before"]) == 2 and len(r["buddy_after"]) == 2
+
+
+@pytest.mark.parametrize("drop", ["t_end", "rc", "buddy_after"])
+def test_compact_record_incomplete_is_an_error(drop):
+    text = "\n".join(line for line in record().splitlines() if not line.startswith(drop))
+    with pytest.raises(parse.ParseError):
+        parse.compact_record(text)
+
+
+def test_compact_record_unknown_line_is_an_error():
+    with pytest.raises(parse.ParseError):
+        parse.compact_record(record() + "bogus 1\n")
+
+
+def test_free_in_blocks_pct():
+    rows = [parse.buddyinfo_line(b) for b in FRAG]
+    # 512 of 24512 free pages are in the one order-9 block.
+    assert validity.free_in_blocks_pct(rows) == pytest.approx(100 * 512 / 24512)
+    assert validity.free_in_blocks_pct([(0, "DMA32", [0] * 11)]) is None
+
+
+def test_manual_check_passes_a_real_compaction():
+    s = validity.manual_summary(parse.compact_record(record(trace=[
+        "sh-1 [001] 1.0: mm_compaction_end: zone_start=0x1 mode=sync status=complete"])))
+    assert s["free_blocks_before"] == 1 and s["free_blocks_after"] == 6 + 2 * 21
+    assert s["migrated"] == 3000 and s["trace_status"] == ["complete"]
+    assert s["pcp_before"] == 51640 and s["pcp_after_drain"] == 1200 and s["drain_s"] == 12.5
+    assert s["free_in_blocks_pct_after"] > 90
+    assert validity.manual_check(s) == []
+
+
+def test_manual_check_judges_the_drained_state():
+    # Right after the write the pages compaction freed sit on the per-cpu
+    # lists; once drained the memory is compacted.
+    text = record(after=FRAG) + "drained_pcp 700\n" + "".join(
+        f"buddy_drained {b}\n" for b in DONE)
+    s = validity.manual_summary(parse.compact_record(text))
+    assert s["free_in_blocks_pct_undrained"] < 90 < s["free_in_blocks_pct_after"]
+    assert s["drained_pcp"] == 700 and validity.manual_check(s) == []
+
+
+def test_manual_check_voids_a_compaction_that_did_nothing():
+    s = validity.manual_summary(parse.compact_record(record(after=FRAG, t=(10.0, 10.06))))
+    reasons = validity.manual_check(s)
+    assert len(reasons) == 1
+    assert "0.06 s" in reasons[0] and "1 -> 1" in reasons[0] and "< 90%" in reasons[0]
+
+
+def test_manual_combine_takes_first_before_and_last_after():
+    nothing = validity.manual_summary(parse.compact_record(record(after=FRAG, t=(10.0, 10.06))))
+    done = validity.manual_summary(parse.compact_record(record(before=FRAG, t=(11.0, 14.0))))
+    both = validity.manual_combine([nothing, done])
+    assert both["writes"] == 2 and both["duration_s"] == pytest.approx(3.06)
+    assert both["first_duration_s"] == pytest.approx(0.06)
+    assert both["free_blocks_before"] == 1 and both["free_blocks_after"] == 48
+    assert both["migrated"] == 6000
+    assert validity.manual_check(both) == []
+    assert validity.manual_check(validity.manual_combine([done, nothing]))
+
+
+def test_manual_check_voids_a_failed_write_and_a_missing_record():
+    s = validity.manual_summary(parse.compact_record(record(rc=1)))
+    assert any("exit 1" in r for r in validity.manual_check(s))
+    assert validity.manual_check(None)
+
+
+def rows(node_series):
+    """scores.csv-like rows from {node: [(t, score, blocks)]}."""
+    return [{"t_s": t, "node": n, "score": sc, "free_order9_blocks": b}
+            for n, series in node_series.items() for t, sc, b in series]
+
+
+def test_head_start_picks_switch_on_and_stream_samples():
+    r = rows({0: [(-11, 95, 3), (-10, 95, 3), (-5, 90, 40), (-0.1, 85, 60), (0.5, 99, 0)],
+              1: [(-11, 94, 5), (-10, 94, 5), (-0.1, 94, 5)]})
+    nodes = validity.head_start(r, -10, 0)
+    assert nodes[0] == {"score_on": 95, "blocks_on": 3, "score_alloc": 85,
+                        "blocks_alloc": 60, "best_blocks": 60}
+    assert nodes[1]["best_blocks"] == 5
+    reasons = validity.head_start_check(nodes, 90, "sysctl")
+    assert len(reasons) == 1 and "node 1" in reasons[0] and "did not act" in reasons[0]
+    why = validity.head_start_check(nodes, 90, "sysctl",
+                                    {"kcompactd": 8.2, "pcompactd": 0, "kswapd": 950.0})
+    assert why[0].endswith("(head start CPU: kcompactd 8 ms, pcompactd 0 ms, kswapd 950 ms)")
+    # Not proactive: nothing to check.
+    assert validity.head_start_check(nodes, None, "none") == []
+    assert validity.head_start_check(nodes, 90, "manual") == []
+
+
+def test_head_start_node_below_high_needs_nothing():
+    nodes = validity.head_start(rows({0: [(-10, 85, 3), (-1, 85, 3)]}), -10, 0)
+    assert validity.head_start_check(nodes, 90, "module") == []
+
+
+def test_head_start_unmovable_asks_for_an_attempt_not_blocks():
+    # The unmovable case: no block can be freed, so none gained is normal;
+    # the mechanism's own thread must have tried.
+    nodes = validity.head_start(rows({0: [(-50, 99, 0), (-1, 99, 0)],
+                                      1: [(-50, 99, 0), (-1, 99, 0)]}), -50, 0)
+    assert validity.head_start_check(nodes, 90, "module", {"pcompactd": 310.0, "kcompactd": 0},
+                                     movable=False) == []
+    assert validity.head_start_check(nodes, 90, "sysctl", {"kcompactd": 12.0, "pcompactd": 0},
+                                     movable=False) == []
+    idle = validity.head_start_check(nodes, 90, "module", {"pcompactd": 0, "kcompactd": 40.0},
+                                     movable=False)
+    assert len(idle) == 1 and "pcompactd used no CPU" in idle[0] and "[0, 1]" in idle[0]
+    assert "unknown" in validity.head_start_check(nodes, 90, "sysctl", None, movable=False)[0]
+    # The movable rule still voids the same nodes.
+    assert len(validity.head_start_check(nodes, 90, "module", {"pcompactd": 310.0})) == 2
+    below = validity.head_start(rows({0: [(-50, 60, 0)]}), -50, 0)
+    assert validity.head_start_check(below, 90, "module", None, movable=False) == []
+    assert validity.head_start_check(nodes, None, "none", None, movable=False) == []
+
+
+def test_head_start_without_samples_is_void():
+    assert validity.head_start_check({}, 90, "module")
+
+
+def test_layout_check():
+    good = validity.head_start(rows({0: [(-10, 95, 3)], 1: [(-10, 94, 4)]}), -10, 0)
+    assert validity.layout_check(good) == []
+    mirrored = validity.head_start(rows({0: [(-10, 95, 3)], 1: [(-10, 60, 90)]}), -10, 0)
+    reasons = validity.layout_check(mirrored)
+    assert len(reasons) == 1 and "1 at score 60" in reasons[0]
+    assert validity.layout_check({})
+
+
+def test_host_check():
+    assert validity.host_check(0, False) == []
+    assert validity.host_check(2, True) == []
+    assert "2 other QEMU" in validity.host_check(2, False)[0]
