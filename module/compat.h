@@ -115,6 +115,25 @@ static inline void pcompact_contig_give_frozen(unsigned long pfn, unsigned long 
 #endif
 
 /*
+ * Driver-movable pages (zsmalloc, balloon): migration handles them through
+ * their movable_ops.  Up to 6.12 at least the mark is PAGE_MAPPING_MOVABLE
+ * in page->mapping (__folio_test_movable()); by 7.2 a page flag tested by
+ * page_has_movable_ops() has replaced it.  Both are lockless flag reads, as
+ * the kernel's own compaction scanner does them.
+ */
+#ifdef PAGE_MAPPING_MOVABLE
+static inline bool pcompact_page_has_movable_ops(struct page *page)
+{
+	return __folio_test_movable(page_folio(page));
+}
+#else
+static inline bool pcompact_page_has_movable_ops(struct page *page)
+{
+	return page_has_movable_ops(page);
+}
+#endif
+
+/*
  * The pageblock bits: 6.16 moved isolation out of the migratetype into a
  * bit of its own and renamed the type mask PAGEBLOCK_MIGRATETYPE_MASK (both
  * macros), with PAGEBLOCK_ISO_MASK for the isolate bit.

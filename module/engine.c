@@ -159,17 +159,23 @@ static bool pcompact_unevictable_allowed(void)
 }
 
 /*
- * Whether the in-use page (or compound head) @page may be moved: on the LRU,
- * and not unevictable while vm.compact_unevictable_allowed is 0 (the kernel's
- * own compaction honours it; alloc_contig_range() does not, so pcompact must).
+ * Whether the in-use page (or compound head) @page may be moved: on the LRU
+ * or driver-movable (zsmalloc, balloon), and not unevictable while
+ * vm.compact_unevictable_allowed is 0 (the kernel's own compaction honours
+ * it; alloc_contig_range() does not, so pcompact must).  zram and zswap
+ * spread zsmalloc pages over every block they can find: taking them for
+ * unmovable left a node fragmented after swapping (test 48).
  */
 static bool pcompact_page_movable(const struct pcompact_scan *scan,
 				  struct page *page)
 {
-	struct folio *folio = page_folio(page);
+	struct folio *folio;
 
+	if (pcompact_page_has_movable_ops(page))
+		return true;
 	if (!PageLRU(page))
 		return false;
+	folio = page_folio(page);
 	return scan->unevictable_ok ||
 	       (!folio_test_unevictable(folio) && !folio_test_mlocked(folio));
 }
@@ -177,9 +183,8 @@ static bool pcompact_page_movable(const struct pcompact_scan *scan,
 /*
  * Classify the pageblock at @start and count the pages that would have to
  * move.  Lockless and racy by design: a wrong guess costs one failed
- * alloc_contig_range() call, which leaves the block as it was.  Only LRU
- * pages count as movable; driver-movable pages (balloon, zsmalloc) are rare
- * enough that treating them as unmovable costs little.
+ * alloc_contig_range() call, which leaves the block as it was.  LRU and
+ * driver-movable pages count as movable.
  *
  * *@free_end carries, from one block to the next, the end of a free buddy
  * that began in an earlier block: in a free order-10 buddy only the first
