@@ -168,7 +168,7 @@ uninstall:
 
 style:
 	@scripts/ensure-deps
-	@scripts/style
+	@scripts/check --style-only --out build/style
 
 kernels:
 	@for k in 6.1 6.12 trixie trixie-backports sid; do scripts/fetch-kernel $$k || exit 1; done
