@@ -44,6 +44,7 @@ TMP=${BENCH_TMP:-/tmp/bench}
 KHH_KO=$PC/khugehog/khugehog.ko
 PCOMPACT_KO=$PC/module/pcompact.ko
 FRAG=$PC/bin/frag
+. "$PC/mm.sh"
 MECH=${BENCH_MECH:-none}
 PROACTIVENESS=${BENCH_PROACTIVENESS:-0}
 SAMPLE_S=${BENCH_SAMPLE_S:-0.05}
@@ -140,8 +141,7 @@ snapshot() {
 	pcompact_stats > "$TMP/$W.pcompact_$1"
 	# Free pages waiting on the per-cpu lists: NR_FREE_PAGES (and so
 	# khugehog's free_pages_start) does not count them.
-	awk '$1 == "count:" { s += $2 } END { print "pcp_pages " s + 0 }' /proc/zoneinfo \
-		> "$TMP/$W.pcp_$1"
+	echo "pcp_pages $(pcp_pages)" > "$TMP/$W.pcp_$1"
 	SNAPSHOTS="$SNAPSHOTS $1"
 }
 
@@ -339,24 +339,15 @@ free_in_blocks_pct() {
 		END { print (t ? int(100 * b / t) : 0) }' /proc/buddyinfo
 }
 
-# Pages on the per-cpu free lists, all zones and CPUs.
-pcp_pages() { awk '$1 == "count:" { s += $2 } END { print s + 0 }' /proc/zoneinfo; }
 
-# pcp_drain: let the per-cpu lists give their pages back to the buddy
-# lists before manual compacts (see manual_compaction): shrink every list's
-# high mark to its minimum (percpu_pagelist_high_fraction, the kernel then
-# drains the excess once a second), wait until fewer than
-# BENCH_PCP_DRAINED pages are left or 30 s, restore the setting.  The
-# numbers go into the next compaction record.
+# pcp_drain: the per-cpu lists' pages back to the buddy lists before manual
+# compacts (see manual_compaction; mm.sh), until fewer than
+# BENCH_PCP_DRAINED pages are left or 30 s.  The numbers go into the next
+# compaction record.
 pcp_drain() {
-	_hf=/proc/sys/vm/percpu_pagelist_high_fraction
 	PCP_NOTE="pcp_before $(pcp_pages)"
-	[ -w "$_hf" ] || return 0
-	_old=$(cat "$_hf")
 	_t0=$(now)
-	echo 1000000 > "$_hf" || return 0
-	wait_until "[ \$(pcp_pages) -lt ${BENCH_PCP_DRAINED:-4096} ]" 30
-	echo "$_old" > "$_hf"
+	pcp_drain_below "${BENCH_PCP_DRAINED:-4096}" 30
 	PCP_NOTE="$PCP_NOTE
 pcp_after_drain $(pcp_pages)
 drain_s $(awk -v a="$_t0" -v b="$(now)" 'BEGIN { print b - a }')"

@@ -14,6 +14,8 @@ fail() { echo "FAIL: $*"; echo "$*" 2>/dev/null >> /tmp/test-fail; exit 1; }
 skip() { echo "SKIP: $*"; exit 4; }
 note() { echo "# $*"; }
 
+. /pc/tests/vm/mm.sh
+
 # wait_for CONDITION TIMEOUT_S: poll a shell condition every 50 ms until it
 # holds or TIMEOUT_S seconds pass.  Returns 1 on timeout.  This is how tests
 # wait for state; they never sleep a fixed time and hope.
@@ -43,24 +45,9 @@ free_blocks_at_least() {
 		END { printf "%d\n", s }' /proc/buddyinfo
 }
 
-# drain_pcp_lists: give the pages on the per-cpu free lists back to the
-# buddy lists before a manual compaction.  Pages frag freed a moment ago sit
-# there, invisible to compaction's free scanner, which then finds nothing at
-# frag's stride and declares a zone done (README: why one compact_memory did
-# nothing on 6.12; a fast host meets it, a slow one has drained by itself).
-# The lists' high mark goes to its minimum until under 4096 pages remain
-# (at most 30 s), then back.
-pcp_pages() { awk '$1 == "count:" { s += $2 } END { print s + 0 }' /proc/zoneinfo; }
-drain_pcp_lists() {
-	_hf=/proc/sys/vm/percpu_pagelist_high_fraction
-	[ -w $_hf ] || return 0
-	_old=$(cat $_hf)
-	echo 1000000 > $_hf || return 1
-	wait_for '[ $(pcp_pages) -lt 4096 ]' 30
-	_rc=$?
-	echo "$_old" > $_hf
-	return $_rc
-}
+# drain_pcp_lists: the per-cpu lists' pages back to the buddy lists before a
+# manual compaction (mm.sh).
+drain_pcp_lists() { pcp_drain_below 4096 30; }
 
 # kthreads_named PATTERN: count kernel threads whose name matches PATTERN.
 kthreads_named() { ps -o comm | grep -c -E "$1"; }

@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: GPL-2.0
+# mm.sh: memory helpers shared by the guest tests (lib.sh) and the
+# benchmark's guest script (bench-guest.sh); busybox sh, source it.
+
+# pcp_pages: pages on the per-cpu free lists, all zones and CPUs.
+pcp_pages() { awk '$1 == "count:" { s += $2 } END { print s + 0 }' /proc/zoneinfo; }
+
+# pcp_drain_below PAGES TIMEOUT_S: give the pages on the per-cpu free lists
+# back to the buddy lists, where compaction's free scanner can see them.
+# Pages freed a moment ago sit there, and compact_memory's free scanner then
+# finds nothing at frag's stride and declares a zone done (README: why one
+# compact_memory did nothing on 6.12).  The lists' high mark goes to its
+# minimum (the kernel then drains the excess once a second) until fewer
+# than PAGES remain or TIMEOUT_S seconds pass, then back.  Returns 1 on
+# timeout or when the setting cannot be written; 0 where the kernel has no
+# such setting.
+pcp_drain_below() {
+	_hf=/proc/sys/vm/percpu_pagelist_high_fraction
+	[ -w "$_hf" ] || return 0
+	_old=$(cat "$_hf")
+	echo 1000000 > "$_hf" || return 1
+	_deadline=$(( $(date +%s) + $2 ))
+	_rc=0
+	while [ "$(pcp_pages)" -ge "$1" ]; do
+		[ "$(date +%s)" -ge "$_deadline" ] && { _rc=1; break; }
+		sleep 0.05
+	done
+	echo "$_old" > "$_hf"
+	return $_rc
+}
