@@ -226,7 +226,9 @@ static int pcompactd(void *data)
 			timeout = pn->deferred_until - jiffies;
 		wait_event_freezable_timeout(pn->wait,
 					     kthread_should_stop() ||
-					     READ_ONCE(pn->kick), timeout);
+					     READ_ONCE(pn->kick) ||
+					     READ_ONCE(pn->demand), timeout);
+		WRITE_ONCE(pn->demand, false);
 		/* A changed parameter deserves a fresh look, deferred or not. */
 		if (xchg(&pn->kick, false))
 			pn->deferred_until = 0;
@@ -252,6 +254,8 @@ static int pcompact_start_thread(struct pcompact_node *pn)
 		set_cpus_allowed_ptr(task, cpus);
 	pn->deferred_until = 0;
 	pn->kswapd_seen = 0;
+	/* jiffies start near wrap-around: 0 would read as the future. */
+	WRITE_ONCE(pn->stall_wake_next, jiffies);
 	/* sysfs reads it without the lock (READ_ONCE in node<N>/running). */
 	WRITE_ONCE(pn->task, task);
 	wake_up_process(task);

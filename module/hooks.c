@@ -2,13 +2,15 @@
 /*
  * pcompact hooks: watches the kernel's own compaction and reclaim, per node.
  *
- * Hooks only observe; none changes what the kernel does.  Each is optional:
- * one that cannot attach on some kernel is logged once, listed as failed in
- * /sys/kernel/pcompact/hooks, and the module works without it.
+ * Hooks only observe (and may wake a pcompactd); none changes what the
+ * kernel does.  Each is optional: one that cannot attach on some kernel is
+ * logged once, listed as failed in /sys/kernel/pcompact/hooks, and the
+ * module works without it.
  *
  *  - direct compaction stalls: a kretprobe on try_to_compact_pages(), or on
  *    __alloc_pages_direct_compact() where the former cannot be probed,
- *    counts the stalls and times them, charged to the stalling CPU's node;
+ *    counts the stalls and times them, charged to the stalling CPU's node,
+ *    and with stall_wake_ms set wakes that node's pcompactd to sample now;
  *  - kcompactd and kswapd wakeups: the mm_compaction_kcompactd_wake and
  *    mm_vmscan_kswapd_wake tracepoints, found by name because their
  *    __tracepoint symbols are not exported.  Both have the same prototype
@@ -31,9 +33,32 @@ static struct pcompact_node *pcompact_hooks_node(int nid)
 	return nid >= 0 && nid < MAX_NUMNODES ? pcompact_node(nid) : NULL;
 }
 
+/*
+ * Demand shows first as a stall: bring the node's next sample forward, at
+ * most once per stall_wake_ms.  Racing CPUs may both wake the thread; one
+ * extra sample is harmless.  Process context (an allocation's slow path),
+ * so the wait queue's lock is safe to take.
+ */
+static void pcompact_stall_wake(struct pcompact_node *pn)
+{
+	unsigned int wake_ms = READ_ONCE(pcompact_stall_wake_ms);
+	unsigned long now = jiffies;
+
+	if (!wake_ms || time_before(now, READ_ONCE(pn->stall_wake_next)))
+		return;
+	WRITE_ONCE(pn->stall_wake_next, now + msecs_to_jiffies(wake_ms));
+	atomic64_inc(&pn->stats.stall_wakes);
+	WRITE_ONCE(pn->demand, true);
+	wake_up_interruptible(&pn->wait);
+}
+
 static int pcompact_stall_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
+	struct pcompact_node *pn = pcompact_hooks_node(numa_node_id());
+
 	*(u64 *)ri->data = ktime_get_ns();
+	if (pn)
+		pcompact_stall_wake(pn);
 	return 0;
 }
 

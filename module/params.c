@@ -211,6 +211,17 @@ PCOMPACT_RANGE_PARAM(interval_ms, pcompact_interval_ms, 10, 60000);
 MODULE_PARM_DESC(interval_ms, "Score sampling period in ms, 10..60000 (default: 500)");
 
 /*
+ * stall_wake_ms - a direct compaction stall on a node samples that node at
+ * once instead of at its next interval, at most once per stall_wake_ms.
+ * 0..60000, default 0 (off: sample every interval_ms only, as upstream's
+ * proactive compaction) until the benchmark has measured it.
+ */
+unsigned int pcompact_stall_wake_ms;
+PCOMPACT_RANGE_PARAM(stall_wake_ms, pcompact_stall_wake_ms, 0, 60000);
+MODULE_PARM_DESC(stall_wake_ms,
+		 "Sample a node at once on a direct compaction stall, at most once per this many ms, 0..60000, 0 = off (default: 0)");
+
+/*
  * max_defer_shift - after a round that did not lower the score, wait
  * interval_ms << max_defer_shift before the next.  0..10, default 6
  * (upstream's COMPACT_MAX_DEFER_SHIFT: 32 s at the default interval).

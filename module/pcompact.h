@@ -53,6 +53,7 @@ enum pcompact_state {
  * @direct_stall_ns:	time those stalls took (hooks).
  * @kcompactd_wakes:	kcompactd wakeups seen on this node (hooks).
  * @kswapd_wakes:	kswapd wakeups seen on this node (hooks).
+ * @stall_wakes:	samples brought forward by a direct compaction stall.
  */
 struct pcompact_stats {
 	atomic64_t rounds;
@@ -71,6 +72,7 @@ struct pcompact_stats {
 	atomic64_t direct_stall_ns;
 	atomic64_t kcompactd_wakes;
 	atomic64_t kswapd_wakes;
+	atomic64_t stall_wakes;
 };
 
 /**
@@ -79,6 +81,9 @@ struct pcompact_stats {
  * @task:		the pcompactd<N> kthread, NULL while not running.
  * @wait:		where the thread sleeps between samples.
  * @kick:		set to end the current sleep early (parameter change).
+ * @demand:		set by a direct compaction stall on the node: end the
+ *			current sleep early, but keep any deferral.
+ * @stall_wake_next:	jiffies before which a stall does not set @demand.
  * @state:		enum pcompact_state, for sysfs.
  * @score:		the node score at the last sample, 0..100.
  * @kswapd_seen:	consecutive samples that saw kswapd reclaiming.
@@ -96,6 +101,8 @@ struct pcompact_node {
 	struct task_struct *task;
 	wait_queue_head_t wait;
 	bool kick;
+	bool demand;
+	unsigned long stall_wake_next;
 	int state;
 	unsigned int score;
 	unsigned int kswapd_seen;
@@ -108,6 +115,7 @@ struct pcompact_node {
 /* Runtime configuration, written only through the parameter handlers. */
 extern bool pcompact_enabled;
 extern unsigned int pcompact_interval_ms;
+extern unsigned int pcompact_stall_wake_ms;
 extern unsigned int pcompact_proactiveness;
 extern int pcompact_wmark_low;
 extern int pcompact_wmark_high;

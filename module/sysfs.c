@@ -127,6 +127,7 @@ PCOMPACT_COUNTER_ATTR(backoffs_contention);
 PCOMPACT_COUNTER_ATTR(direct_stalls);
 PCOMPACT_COUNTER_ATTR(kcompactd_wakes);
 PCOMPACT_COUNTER_ATTR(kswapd_wakes);
+PCOMPACT_COUNTER_ATTR(stall_wakes);
 
 static struct attribute *pcompact_node_attrs[] = {
 	&pcompact_attr_score.attr,
@@ -151,6 +152,7 @@ static struct attribute *pcompact_node_attrs[] = {
 	&pcompact_attr_direct_stalls.kattr.attr,
 	&pcompact_attr_kcompactd_wakes.kattr.attr,
 	&pcompact_attr_kswapd_wakes.kattr.attr,
+	&pcompact_attr_stall_wakes.kattr.attr,
 	NULL,
 };
 

@@ -151,7 +151,7 @@ nonode=$(( $(sed 's/.*[-,]//' /sys/devices/system/node/possible) + 1 ))
 pids="$pids $!"
 
 # --- the main loop: counters only grow, until the time is up ---
-COUNTERS="rounds blocks_freed pages_migrated failed_blocks skipped_unmovable deferrals backoffs_kswapd backoffs_contention compact_ms direct_stalls direct_stall_us kcompactd_wakes kswapd_wakes"
+COUNTERS="rounds blocks_freed pages_migrated failed_blocks skipped_unmovable deferrals backoffs_kswapd backoffs_contention compact_ms direct_stalls direct_stall_us kcompactd_wakes kswapd_wakes stall_wakes"
 sample() {
 	for nid in $(nodes_with_memory); do
 		(cd $PC_SYS/node$nid && cat $COUNTERS) | tr '\n' ' '
