@@ -21,6 +21,7 @@
 #   BENCH_MECH          none | sysctl | module | manual: what compacts
 #   BENCH_PROACTIVENESS vm.compaction_proactiveness (sysctl) or pcompact's
 #                       proactiveness (module)
+#   BENCH_MODULE_ARGS   extra pcompact.ko parameters (module; default none)
 #   BENCH_WORKLOADS     space-separated, in order: khugehog, thp, pin,
 #                       sweepD (khugehog with delay_us=D), khugehog-thp,
 #                       khugehog-light (khugehog with gfp=thp / light)
@@ -47,6 +48,7 @@ FRAG=$PC/bin/frag
 . "$PC/mm.sh"
 MECH=${BENCH_MECH:-none}
 PROACTIVENESS=${BENCH_PROACTIVENESS:-0}
+MODULE_ARGS=${BENCH_MODULE_ARGS:-}
 SAMPLE_S=${BENCH_SAMPLE_S:-0.05}
 LEAD_S=${BENCH_LEAD_S:-1}
 IDLE_S=${BENCH_IDLE_S:-0}
@@ -387,8 +389,8 @@ mech_on() {
 	none) ;;
 	sysctl) echo "$PROACTIVENESS" > /proc/sys/vm/compaction_proactiveness ||
 			die "cannot set vm.compaction_proactiveness" ;;
-	module) /sbin/insmod "$PCOMPACT_KO" proactiveness="$PROACTIVENESS" ||
-			die "insmod pcompact.ko proactiveness=$PROACTIVENESS failed" ;;
+	module) /sbin/insmod "$PCOMPACT_KO" proactiveness="$PROACTIVENESS" $MODULE_ARGS ||
+			die "insmod pcompact.ko proactiveness=$PROACTIVENESS $MODULE_ARGS failed" ;;
 	manual) manual_compaction ;;
 	*) die "unknown mechanism $MECH" ;;
 	esac

@@ -9,7 +9,10 @@ same allocation stream, so none gets a head start.
 
 from collections import namedtuple
 
-Scenario = namedtuple("Scenario", "name mechanism proactiveness workloads description")
+# module_args: extra pcompact.ko parameters of a module scenario.
+Scenario = namedtuple("Scenario",
+                      "name mechanism proactiveness workloads description module_args",
+                      defaults=("",))
 
 # mechanism: none | sysctl (vm.compaction_proactiveness) | module (pcompact.ko)
 #            | manual (one write to /proc/sys/vm/compact_memory)
@@ -70,6 +73,13 @@ ALL += [
              "3 sized bursts, each once every node is at or below low, the kernel (20)"),
     Scenario("bursts-pcompact", "module", 20, ("bursts",),
              "3 sized bursts, each once every node is at or below low, pcompact (20)"),
+]
+# Issue 13's event-driven wake, against pcompact without it and the kernel:
+# `scripts/bench --scenarios kernel,pcompact,pcompact-wake`.
+ALL += [
+    Scenario("pcompact-wake", "module", 20, ("khugehog", "thp"),
+             "pcompact.ko proactiveness=20 stall_wake_ms=100: stalls sample the node at once",
+             "stall_wake_ms=100"),
 ]
 SWEEP_SCENARIOS = ["sweep-vanilla", "sweep-kernel", "sweep-pcompact",
                    "gfp-vanilla", "gfp-kernel", "gfp-pcompact",

@@ -258,6 +258,16 @@ def test_guest_environment_and_command():
     cmd = bench.guest_command(env)
     assert cmd.endswith(" sh /pc/bench-guest.sh")
     assert "BENCH_KHH_ARGS='gfp=kernel stop_after_failures=100 keep_free_mb=16'" in cmd
+    assert env["BENCH_MODULE_ARGS"] == ""
+
+
+def test_module_args_reach_the_guest():
+    bench = load_bench()
+    args = bench.parse_args([])
+    env = bench.guest_env(args, scenarios.BY_NAME["pcompact-wake"], 1024)
+    assert env["BENCH_MECH"] == "module" and env["BENCH_MODULE_ARGS"] == "stall_wake_ms=100"
+    assert "BENCH_MODULE_ARGS=stall_wake_ms=100" in bench.guest_command(env)
+    assert "pcompact-wake" not in scenarios.DEFAULT
 
 
 def test_defaults_full_and_quick():
