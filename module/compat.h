@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * pcompact kernel-version compatibility: the only place that knows how the
- * supported kernels (Debian 12's 6.1 and 6.12) differ.  Tests are on
- * features (macros and symbols), not version numbers, where the kernel
- * offers something to test.
+ * supported kernels (Debian 12's 6.1 and 6.12, Debian 13's 6.12, and 7.x
+ * from trixie-backports and sid) differ.  Tests are on features (macros and
+ * symbols), not version numbers, where the kernel offers something to test.
  */
 #ifndef PCOMPACT_COMPAT_H
 #define PCOMPACT_COMPAT_H
