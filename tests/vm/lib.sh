@@ -205,9 +205,33 @@ unfill_tmpfs() {
 # zram swap on meanwhile, so that kswapd's reclaim succeeds: after 16 runs
 # that reclaim nothing a node is "hopeless" and kswapd is not woken for it
 # again until some reclaim succeeds.
+# revive_kswapd: kswapd gives up on a node after 16 balancing runs that
+# reclaim nothing (no swap and nothing else to reclaim: khugehog running to
+# failure does it, as in tests 31 and 49) and is not woken there again until
+# some reclaim makes progress on the node; /proc/zoneinfo then says
+# node_unreclaimable 1.  With swap on, put a little tmpfs on every CPU's
+# node and reclaim it through the root cgroup's memory.reclaim from that
+# CPU, which resets the count.  Returns 1 if a node stays unreclaimable.
+revive_kswapd() {
+	grep -q 'node_unreclaimable: *1' /proc/zoneinfo || return 0
+	note "revive_kswapd: $(grep -c 'node_unreclaimable: *1' /proc/zoneinfo) zones unreclaimable"
+	[ -e /sys/fs/cgroup/memory.reclaim ] ||
+		mount -t cgroup2 cgroup2 /sys/fs/cgroup 2>/dev/null
+	mkdir -p /tmp/revive-kswapd
+	mount -t tmpfs tmpfs /tmp/revive-kswapd || return 1
+	for _rk_cpu in $(seq 0 $(($(nproc) - 1))); do
+		taskset -c "$_rk_cpu" dd if=/dev/zero of=/tmp/revive-kswapd/$_rk_cpu bs=1M count=16 2>/dev/null
+		taskset -c "$_rk_cpu" sh -c 'echo 8M > /sys/fs/cgroup/memory.reclaim' 2>/dev/null
+	done
+	umount /tmp/revive-kswapd
+	! grep -q 'node_unreclaimable: *1' /proc/zoneinfo
+}
+
 wake_kswapd() {
 	_wk_swap=0
 	grep -q zram0 /proc/swaps || { zram_swap 512M; _wk_swap=1; }
+	revive_kswapd || note "wake_kswapd: a node stays unreclaimable" \
+		"($(grep -c 'node_unreclaimable: *1' /proc/zoneinfo) zones)"
 	_wk_runs=$(vmstat pageoutrun)
 	fill_tmpfs /tmp/wake-kswapd '[ "$(vmstat pageoutrun)" != "$_wk_runs" ]'
 	_wk_rc=$?
