@@ -148,15 +148,12 @@ int frag_zoneinfo_node_high_kb(const char *zoneinfo, int node, uint64_t *kb)
 }
 
 /*
- * --node: bytes to allocate on the node, whole 2M chunks: what the node
- * has free above its margin; --percent is a share of it, --size is capped
- * at it (*capped says so).
+ * What --size / --percent ask for out of @safe bytes, capped at @safe
+ * (*capped says so) and rounded down to whole 2M chunks.
  */
-uint64_t frag_node_target_bytes(const struct frag_opts *o, uint64_t node_free_kb,
-				uint64_t node_high_kb, bool *capped)
+static uint64_t frag_chunks_within(const struct frag_opts *o, uint64_t safe,
+				   bool *capped)
 {
-	uint64_t margin_kb = frag_node_margin_kb(node_high_kb);
-	uint64_t safe = node_free_kb > margin_kb ? (node_free_kb - margin_kb) * 1024 : 0;
 	uint64_t want;
 
 	if (o->size)
@@ -172,6 +169,20 @@ uint64_t frag_node_target_bytes(const struct frag_opts *o, uint64_t node_free_kb
 }
 
 /*
+ * --node: bytes to allocate on the node, whole 2M chunks: what the node
+ * has free above its margin; --percent is a share of it, --size is capped
+ * at it (*capped says so).
+ */
+uint64_t frag_node_target_bytes(const struct frag_opts *o, uint64_t node_free_kb,
+				uint64_t node_high_kb, bool *capped)
+{
+	uint64_t margin_kb = frag_node_margin_kb(node_high_kb);
+
+	return frag_chunks_within(o, node_free_kb > margin_kb ?
+				  (node_free_kb - margin_kb) * 1024 : 0, capped);
+}
+
+/*
  * Bytes to allocate, whole 2M chunks.  The safe amount is MemAvailable
  * minus the margin; --percent is a share of it, --size is capped at it
  * (*capped says so).  MemAvailable already excludes the watermark
@@ -182,20 +193,9 @@ uint64_t frag_target_bytes(const struct frag_opts *o, uint64_t mem_total_kb,
 			   uint64_t mem_available_kb, bool *capped)
 {
 	uint64_t margin_kb = frag_margin_kb(mem_total_kb);
-	uint64_t safe, want;
 
-	safe = mem_available_kb > margin_kb ?
-		(mem_available_kb - margin_kb) * 1024 : 0;
-	if (o->size)
-		want = o->size;
-	else if (o->percent > 0.0)
-		want = (uint64_t)((double)safe * o->percent / 100.0);
-	else
-		want = safe;
-	*capped = want > safe;
-	if (want > safe)
-		want = safe;
-	return want / FRAG_CHUNK_SIZE * FRAG_CHUNK_SIZE;
+	return frag_chunks_within(o, mem_available_kb > margin_kb ?
+				  (mem_available_kb - margin_kb) * 1024 : 0, capped);
 }
 
 /*
