@@ -200,15 +200,6 @@ settle() {
 	echo 1 > /proc/sys/vm/compact_memory
 }
 
-# wait_until CONDITION SECONDS: poll a shell condition every 0.1 s.
-wait_until() {
-	_deadline=$(( $(date +%s) + $2 ))
-	while ! eval "$1"; do
-		[ "$(date +%s)" -ge "$_deadline" ] && return 1
-		sleep 0.1
-	done
-}
-
 # The NUMA nodes with memory, one per line.
 memory_nodes() {
 	for d in /sys/devices/system/node/node[0-9]*; do
@@ -235,7 +226,7 @@ start_frag() {
 			$BENCH_FRAG_ARGS > "$TMP/$W.frag_out.$n" 2>&1 &
 		_pid=$!
 		FRAG_PIDS="$FRAG_PIDS $_pid"
-		wait_until "[ -e $TMP/frag.$n.ready ] || ! kill -0 $_pid 2>/dev/null" 900 ||
+		wait_for "[ -e $TMP/frag.$n.ready ] || ! kill -0 $_pid 2>/dev/null" 900 0.1 ||
 			die "frag ($n) not ready within 900 s"
 		[ -e "$TMP/frag.$n.ready" ] ||
 			die "frag ($n) exited early: $(tail -n 3 "$TMP/$W.frag_out.$n" | tr '\n' ' ')"
@@ -283,7 +274,7 @@ frag_map_after() {
 		kill -USR1 "$p"
 	done
 	for n in ${FRAG_NODES:-all}; do
-		wait_until "grep -q 'frag: map file=$TMP/map.$n.csv.1 ' $TMP/$W.frag_out.$n" 300 ||
+		wait_for "grep -q 'frag: map file=$TMP/map.$n.csv.1 ' $TMP/$W.frag_out.$n" 300 0.1 ||
 			die "frag ($n) wrote no map after SIGUSR1"
 	done
 	join_maps .1 map.csv.1
@@ -536,7 +527,7 @@ workload_bursts() {
 		mark "burst${_k}_wait"
 		_t0=$(now)
 		_reached=1
-		wait_until "[ \$(max_node_score) -le $_low ]" "${BENCH_BURST_WAIT_S:-60}" ||
+		wait_for "[ \$(max_node_score) -le $_low ]" "${BENCH_BURST_WAIT_S:-60}" 0.1 ||
 			_reached=0
 		_max=$(burst_size "$_low")
 		mark "burst${_k}_start"

@@ -16,18 +16,6 @@ note() { echo "# $*"; }
 
 . /pc/tests/vm/mm.sh
 
-# wait_for CONDITION TIMEOUT_S: poll a shell condition every 50 ms until it
-# holds or TIMEOUT_S seconds pass.  Returns 1 on timeout.  This is how tests
-# wait for state; they never sleep a fixed time and hope.
-wait_for() {
-	_wf_deadline=$(( $(date +%s) + $2 ))
-	while ! eval "$1"; do
-		[ "$(date +%s)" -ge "$_wf_deadline" ] && return 1
-		usleep 50000
-	done
-	return 0
-}
-
 # Fail the test if the kernel log shows a warning or crash since boot.
 check_dmesg_clean() {
 	if dmesg | grep -E -e '(BUG|WARNING):' -e 'Call Trace' -e 'Oops'; then
@@ -74,6 +62,16 @@ unusable_index() {
 	awk -v n="Node $1," -v z="$2" -v o="$3" '
 		index($0, n) == 1 && $4 == z { split($(5 + o), v, "."); print v[1] * 100 + int(substr(v[2], 1, 2)) }
 	' /sys/kernel/debug/extfrag/unusable_index
+}
+
+# highest_unusable_index ORDER: the highest unusable index (x100) at ORDER
+# of the zones other than DMA (too small to matter).  At order 9 it is the
+# kernel's extfrag for proactive compaction, so a node scores at most this.
+highest_unusable_index() {
+	awk -v o="$1" '$4 != "DMA" && NF > 4 {
+		split($(5 + o), v, "."); x = v[1] * 100 + int(substr(v[2], 1, 2))
+		if (x > m) m = x
+	} END { print m + 0 }' /sys/kernel/debug/extfrag/unusable_index
 }
 
 # start_frag ARGS...: run frag in the background until it is ready; sets

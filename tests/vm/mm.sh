@@ -2,6 +2,19 @@
 # mm.sh: memory helpers shared by the guest tests (lib.sh) and the
 # benchmark's guest script (bench-guest.sh); busybox sh, source it.
 
+# wait_for CONDITION TIMEOUT_S [POLL_S]: evaluate a shell condition every
+# POLL_S seconds (default 0.05) until it holds or TIMEOUT_S seconds pass.
+# Returns 1 on timeout.  This is how the tests and the benchmark wait for
+# state: never a fixed sleep in the hope that it is long enough.
+wait_for() {
+	_wf_deadline=$(( $(date +%s) + $2 ))
+	while ! eval "$1"; do
+		[ "$(date +%s)" -ge "$_wf_deadline" ] && return 1
+		sleep "${3:-0.05}"
+	done
+	return 0
+}
+
 # pcp_pages: pages on the per-cpu free lists, all zones and CPUs.
 pcp_pages() { awk '$1 == "count:" { s += $2 } END { print s + 0 }' /proc/zoneinfo; }
 
@@ -19,12 +32,8 @@ pcp_drain_below() {
 	[ -w "$_hf" ] || return 0
 	_old=$(cat "$_hf")
 	echo 1000000 > "$_hf" || return 1
-	_deadline=$(( $(date +%s) + $2 ))
-	_rc=0
-	while [ "$(pcp_pages)" -ge "$1" ]; do
-		[ "$(date +%s)" -ge "$_deadline" ] && { _rc=1; break; }
-		sleep 0.05
-	done
+	wait_for "[ \$(pcp_pages) -lt $1 ]" "$2"
+	_rc=$?
 	echo "$_old" > "$_hf"
 	return $_rc
 }
