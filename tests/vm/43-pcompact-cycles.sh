@@ -14,6 +14,12 @@ start_frag
 i=0
 while [ $i -lt $CYCLES ]; do
 	i=$((i + 1))
+	# Refragment once the cycles before have compacted most of the
+	# memory: otherwise no round starts and the cycle only waits.
+	if [ "$(highest_unusable_index 9)" -lt 50 ]; then
+		stop_frag || fail "frag exit"
+		start_frag
+	fi
 	insmod /pc/module/pcompact.ko proactiveness=100 interval_ms=10 || fail "cycle $i: insmod"
 	# Unload only once a round is under way on some node.
 	wait_for "grep -q -x compacting $PC_SYS/node*/state" 30 ||
@@ -24,11 +30,6 @@ while [ $i -lt $CYCLES ]; do
 	[ ! -e /sys/kernel/tracing/events/pcompact ] || fail "cycle $i: trace events left"
 	! grep -q pcompact /sys/kernel/debug/kprobes/list 2>/dev/null || fail "cycle $i: kprobe left"
 	[ "$(cat $SYSCTL)" = "$orig" ] || fail "cycle $i: sysctl $(cat $SYSCTL), was $orig"
-	# Refragment now and then so later cycles still find work.
-	if [ $((i % 4)) = 0 ]; then
-		stop_frag || fail "frag exit"
-		start_frag
-	fi
 done
 stop_frag || fail "frag exit"
 note "$CYCLES cycles clean"
