@@ -39,12 +39,11 @@ static struct pcompact_node *pcompact_hooks_node(int nid)
  * extra sample is harmless.  Process context (an allocation's slow path),
  * so the wait queue's lock is safe to take.
  */
-static void pcompact_stall_wake(struct pcompact_node *pn)
+static void pcompact_stall_wake(struct pcompact_node *pn, unsigned int wake_ms)
 {
-	unsigned int wake_ms = READ_ONCE(pcompact_stall_wake_ms);
 	unsigned long now = jiffies;
 
-	if (!wake_ms || time_before(now, READ_ONCE(pn->stall_wake_next)))
+	if (time_before(now, READ_ONCE(pn->stall_wake_next)))
 		return;
 	WRITE_ONCE(pn->stall_wake_next, now + msecs_to_jiffies(wake_ms));
 	atomic64_inc(&pn->stats.stall_wakes);
@@ -54,11 +53,15 @@ static void pcompact_stall_wake(struct pcompact_node *pn)
 
 static int pcompact_stall_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	struct pcompact_node *pn = pcompact_hooks_node(numa_node_id());
+	unsigned int wake_ms = READ_ONCE(pcompact_stall_wake_ms);
+	struct pcompact_node *pn;
 
 	*(u64 *)ri->data = ktime_get_ns();
+	if (!wake_ms)
+		return 0;
+	pn = pcompact_hooks_node(numa_node_id());
 	if (pn)
-		pcompact_stall_wake(pn);
+		pcompact_stall_wake(pn, wake_ms);
 	return 0;
 }
 

@@ -214,7 +214,8 @@ MODULE_PARM_DESC(interval_ms, "Score sampling period in ms, 10..60000 (default: 
  * stall_wake_ms - a direct compaction stall on a node samples that node at
  * once instead of at its next interval, at most once per stall_wake_ms.
  * 0..60000, default 0 (off: sample every interval_ms only, as upstream's
- * proactive compaction) until the benchmark has measured it.
+ * proactive compaction): measured at 100 on Debian 12's 6.12
+ * (results/stall-wake/), waking made the drain's mean and p99 worse.
  */
 unsigned int pcompact_stall_wake_ms;
 PCOMPACT_RANGE_PARAM(stall_wake_ms, pcompact_stall_wake_ms, 0, 60000);
