@@ -85,10 +85,9 @@ pcompact-faults:
 	$(KMAKE) M=$(BUILD)/module-faults PCOMPACT_FAULT_INJECTION=y modules
 	@echo "built $(BUILD)/module-faults/pcompact.ko (fault injection: test builds only)"
 
-# KVERS: the kernels for the whole VM suite (default: Debian 12's 6.1 and 6.12
-# and trixie-backports' 7.x); SMOKE_KVERS: kernels for build, DKMS and the
-# smoke subset (default: trixie's 6.12 and sid's 7.x; none when KVERS is
-# given).  TESTS: only the guest tests matching these globs.
+# KVERS: the kernels for the whole VM suite (default: Debian 12's 6.1 and 6.12,
+# Debian 13's 6.12 and trixie-backports' 7.x); SMOKE_KVERS: kernels for build,
+# DKMS and the smoke subset (default: sid's 7.x; none when KVERS is given).  TESTS: only the guest tests matching these globs.
 check:
 	@scripts/ensure-deps
 	@/usr/bin/python3 scripts/check $(if $(KVERS),--kernels "$(KVERS)" --smoke-kernels "$(SMOKE_KVERS)",$(if $(SMOKE_KVERS),--smoke-kernels "$(SMOKE_KVERS)")) \
