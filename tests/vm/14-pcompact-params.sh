@@ -5,7 +5,7 @@
 . /pc/tests/vm/lib.sh
 
 KO=/pc/module/pcompact.ko
-PARAMS="enabled proactiveness wmark_low wmark_high order interval_ms max_defer_shift quota_ms engine nodes takeover"
+PARAMS="enabled proactiveness wmark_low wmark_high order interval_ms stall_wake_ms max_defer_shift quota_ms engine nodes takeover"
 # name|value pairs that must be refused, one per line.
 BAD="enabled|maybe
 enabled|
@@ -28,6 +28,9 @@ interval_ms|0
 interval_ms|9
 interval_ms|60001
 interval_ms|-500
+stall_wake_ms|-1
+stall_wake_ms|60001
+stall_wake_ms|soon
 max_defer_shift|11
 max_defer_shift|-1
 quota_ms|1001
@@ -64,6 +67,10 @@ insmod $KO wmark_low=60 wmark_high=40 2>/dev/null && fail "load with low 60 > hi
 dmesg | grep -q 'pcompact: wmark_low/wmark_high' || fail "no log line for thresholds in the wrong order"
 
 insmod $KO || fail "insmod"
+# A parameter this test does not know has no bad values tried: fail on it.
+for p in $(ls /sys/module/pcompact/parameters); do
+	case " $PARAMS " in *" $p "*) ;; *) fail "parameter $p is not covered by this test" ;; esac
+done
 before=$(snapshot)
 note "parameters: $before"
 echo "$BAD" | while IFS='|' read -r name value; do

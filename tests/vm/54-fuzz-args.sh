@@ -15,7 +15,7 @@ TIMEOUT=400
 
 SEED=${PC_FUZZ_SEED:-1}
 KO=/pc/module/pcompact.ko
-PARAMS="enabled proactiveness wmark_low wmark_high order interval_ms max_defer_shift quota_ms engine nodes takeover"
+PARAMS="enabled proactiveness wmark_low wmark_high order interval_ms stall_wake_ms max_defer_shift quota_ms engine nodes takeover"
 possible=$(cat /sys/devices/system/node/possible)
 long=$(awk 'BEGIN { while (n++ < 300) printf "a" }')
 digits=$(awk 'BEGIN { while (n++ < 200) printf "9" }')
@@ -160,10 +160,12 @@ expect() {
 		else if (p == "wmark_high") { r = range(v, -1, 100); if (r != "bad" && r != "ok -1" && substr(r, 4) + 0 < 80) r = "bad" }
 		else if (p == "order") r = range(v, 1, 10)
 		else if (p == "interval_ms") r = range(v, 10, 60000)
+		else if (p == "stall_wake_ms") r = range(v, 0, 60000)
 		else if (p == "max_defer_shift") r = range(v, 0, 10)
 		else if (p == "quota_ms") r = range(v, 0, 1000)
 		else if (p == "engine") r = (v == "contig" || v == "node-sysfs") ? "ok " v : "bad"
 		else if (p == "nodes") r = nodes(v)
+		else r = "unknown"
 		print p "|" v "|" r
 	}'
 }
@@ -175,6 +177,7 @@ defaults() {
 	echo -1 > $PC_PARAM/wmark_high
 	echo 9 > $PC_PARAM/order
 	echo 500 > $PC_PARAM/interval_ms
+	echo 0 > $PC_PARAM/stall_wake_ms
 	echo 6 > $PC_PARAM/max_defer_shift
 	echo 0 > $PC_PARAM/quota_ms
 	echo contig > $PC_PARAM/engine
@@ -192,6 +195,11 @@ refused() { dmesg | tail -n 4 | grep -q "pcompact: $1"; }
 # --- pcompact at runtime: every parameter, every value ---
 insmod $KO || fail "insmod"
 cd $PC_PARAM || fail "no $PC_PARAM"
+# A parameter without a reference rule would go unfuzzed: fail on it.
+for p in *; do
+	case " $PARAMS " in *" $p "*) ;; *) fail "parameter $p is not fuzzed by this test" ;; esac
+done
+! grep -q '|unknown$' /tmp/pc-fuzz || fail "no reference rule for $(grep '|unknown$' /tmp/pc-fuzz | cut -d'|' -f1 | sort -u)"
 base=$(cat $PARAMS)
 runtime=0
 while IFS='|' read -r p v want; do
