@@ -24,8 +24,7 @@ for nid in $above; do
 	[ "$s" -lt "$least" ] && least=$s
 done
 high=$((least / 2))
-echo $((high - 10)) > $PC_PARAM/wmark_low || fail "wmark_low $((high - 10))"
-echo $high > $PC_PARAM/wmark_high || fail "wmark_high $high"
+set_wmarks $((high - 10)) $high
 
 # Pressure: allocate a little more than is free, again and again, so kswapd
 # keeps swapping frag's pages out to zram.

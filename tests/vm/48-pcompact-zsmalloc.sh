@@ -31,8 +31,7 @@ score=$(node_stat $nid score)
 high=$((score / 2))
 LOW=$((high - 10))
 [ $LOW -ge 0 ] || LOW=0
-echo $LOW > $PC_PARAM/wmark_low || fail "wmark_low $LOW"
-echo $high > $PC_PARAM/wmark_high || fail "wmark_high $high"
+set_wmarks $LOW $high
 
 echo 1 > $PC_PARAM/enabled
 wait_for "[ \$(node_stat $nid score) -le $LOW ] || [ \$(node_stat $nid deferrals) -ge 1 ]" 300 ||

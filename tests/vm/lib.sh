@@ -252,6 +252,14 @@ as_nobody() {
 	su -s /bin/sh nobody -c "$_cmd"
 }
 
+# set_wmarks LOW HIGH: pcompact's thresholds, written in the order the
+# module accepts (it refuses, at every write, a low above the high).
+set_wmarks() {
+	{ echo "$1" > $PC_PARAM/wmark_low && echo "$2" > $PC_PARAM/wmark_high; } 2>/dev/null ||
+		{ echo "$2" > $PC_PARAM/wmark_high && echo "$1" > $PC_PARAM/wmark_low; } ||
+		fail "thresholds $1/$2 refused"
+}
+
 # fragmented_nodes MIN: after frag, set pcompact's thresholds just below
 # the most fragmented node's score (high = top - 4, low = high - 10, at
 # most the defaults 90/80: how far frag gets depends on where its pages
@@ -266,8 +274,7 @@ fragmented_nodes() {
 	high=$((top - 4))
 	[ $high -gt 90 ] && high=90
 	LOW=$((high - 10))
-	echo "$LOW" > $PC_PARAM/wmark_low || fail "wmark_low $LOW"
-	echo "$high" > $PC_PARAM/wmark_high || fail "wmark_high $high"
+	set_wmarks "$LOW" "$high"
 	ABOVE=""
 	for n in $(nodes_with_memory); do
 		[ "$(node_stat $n score)" -gt "$high" ] && ABOVE="$ABOVE $n"
