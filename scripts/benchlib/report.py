@@ -9,20 +9,39 @@ readme()          results/<release>/README.md
 
 import json
 import os
+from typing import NamedTuple
 
 from . import csvio, metrics, parse, scenarios, stats, table, validity
 
-# Snapshot pairs whose deltas each workload reports: (label, from, to).
-WINDOWS = {
-    "khugehog": [("run", "before", "after")],
-    "thp": [("run", "before", "after")],
-    "pin": [("observe", "before", "mid"), ("thp", "mid", "after")],
-    "bursts": [("run", "before", "after")],
+
+class WorkloadKind(NamedTuple):
+    """How the report reads one workload family (see kind())."""
+    # Snapshot pairs whose deltas it reports: (label, from, to).
+    windows: tuple
+    # The event its time axis starts at.
+    time_zero: str
+    # The event that ends the mechanism's head start (demand begins there;
+    # alloc_start where the guest did not record it).
+    demand_start: str
+    # The kthreads snapshot taken at demand_start.
+    demand_snapshot: str
+    # The event that ends the window the score summary covers.
+    window_end: str
+    # Whether a mechanism can undo its fragmentation: the layout and "the
+    # mechanism acted" validity checks apply only then.
+    movable: bool
+
+
+_RUN = (("run", "before", "after"),)
+KINDS = {
+    "khugehog": WorkloadKind(_RUN, "alloc_start", "alloc_start", "start", "alloc_end", True),
+    "thp": WorkloadKind(_RUN, "alloc_start", "alloc_start", "start", "alloc_end", True),
+    # Unmovable fragmentation: the mechanism is watched from switch-on to
+    # observe_end (the "mid" snapshot), then the THP touch.
+    "pin": WorkloadKind((("observe", "before", "mid"), ("thp", "mid", "after")),
+                        "mech_on", "observe_end", "mid", "observe_end", False),
+    "bursts": WorkloadKind(_RUN, "mech_on", "burst1_start", "start", "alloc_end", True),
 }
-# When a workload's time axis starts: the allocation stream, or for pin
-# the moment the mechanism is switched on.
-TIME_ZERO = {"khugehog": "alloc_start", "thp": "alloc_start", "pin": "mech_on",
-             "bursts": "mech_on"}
 KTHREADS = ("kcompactd", "pcompactd", "kswapd")
 PCOMPACT_COUNTERS = ("rounds", "blocks_freed", "pages_migrated", "failed_blocks",
                      "skipped_unmovable", "deferrals", "backoffs_kswapd",
@@ -235,7 +254,8 @@ def build_workload(scenario, files, w, present):
     """One workload's summary and result files (name -> (columns, rows) or text)."""
     prefix = "" if w == "khugehog" else f"{w}_"
     ev = parse.events(_need(files, f"{w}/events.txt"))
-    zero_at = TIME_ZERO[kind(w)]
+    shape = KINDS[kind(w)]
+    zero_at = shape.time_zero
     if zero_at not in ev:
         raise ScenarioError(f"{w}: no '{zero_at}' event")
     t0 = ev[zero_at]
@@ -325,7 +345,7 @@ def build_workload(scenario, files, w, present):
         out_files["pin_khugehog_summary.txt"] = files["pin/pin_summary.txt"]
         out_files["pin_thp_touch.json"] = json.dumps(summary["touch"], indent=1) + "\n"
 
-    for label, first, last in WINDOWS[kind(w)]:
+    for label, first, last in shape.windows:
         win, (vb, va, _), (k0, k1) = window_summary(files, w, first, last,
                                                       hugepages if label == "run" else None)
         name = "vmstat_delta.csv" if label == "run" else f"vmstat_delta_{label}.csv"
@@ -361,10 +381,8 @@ def build_workload(scenario, files, w, present):
         buddy_rows_csv(samples, t0))
     out_files[prefix + "events.csv"] = (["event", "uptime_s", "t_s"],
                                         [[k, v, round(v - t0, 3)] for k, v in ev.items()])
-    start, end = 0.0, summary["events_s"].get("alloc_end", 0.0)
-    if w == "pin":
-        start, end = 0.0, summary["events_s"].get("observe_end", 0.0)
-    summary["score"] = score_summary(rows, start, end, limits[1] if limits else None)
+    end = summary["events_s"].get(shape.window_end, 0.0)
+    summary["score"] = score_summary(rows, 0.0, end, limits[1] if limits else None)
     # The state the stream met: the last sample taken before it started.
     before_start = [r for r in rows if r["t_s"] <= 0]
     if before_start:
@@ -376,16 +394,11 @@ def build_workload(scenario, files, w, present):
     # Per node at switch-on and at the stream: the layout every scenario
     # must share, and whether the mechanism acted in its head start.
     if "mech_on" in summary["events_s"]:
-        t_alloc = summary["events_s"].get("alloc_start", 0.0)
-        if w == "pin":
-            t_alloc = summary["events_s"].get("observe_end", t_alloc)
-        if w == "bursts":
-            t_alloc = summary["events_s"].get("burst1_start", t_alloc)
+        t_alloc = summary["events_s"].get(shape.demand_start,
+                                          summary["events_s"].get("alloc_start", 0.0))
         nodes = validity.head_start(rows, summary["events_s"]["mech_on"], t_alloc)
         summary["head_start"] = {str(k): v for k, v in nodes.items()}
-    # The head start ends at the stream; pin's window ends at observe_end,
-    # where its "mid" snapshot is taken.
-    end = f"{w}/kthreads_mid.txt" if w == "pin" else f"{w}/kthreads_start.txt"
+    end = f"{w}/kthreads_{shape.demand_snapshot}.txt"
     if end in files and f"{w}/kthreads_before.txt" in files:
         k0 = parse.kthreads(files[f"{w}/kthreads_before.txt"])
         k1 = parse.kthreads(files[end])
@@ -448,11 +461,12 @@ def void_reasons(scenario, summary):
         ws = summary.get(w, {})
         nodes = {int(k): v for k, v in ws.get("head_start", {}).items()}
         tag = f"{w}: "
-        if w != "pin":
+        movable = KINDS[kind(w)].movable
+        if movable:
             reasons += [tag + r for r in validity.layout_check(nodes)]
         reasons += [tag + r for r in validity.head_start_check(
             nodes, limits[1] if limits else None, scenario.mechanism,
-            ws.get("head_start_cpu_ms"), movable=w != "pin")]
+            ws.get("head_start_cpu_ms"), movable=movable)]
         if scenario.mechanism == "manual":
             reasons += [tag + r for r in validity.manual_check(ws.get("manual_compaction"))]
     return reasons
