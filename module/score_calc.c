@@ -134,3 +134,53 @@ int pcompact_wmarks_resolve(unsigned int proactiveness, int wmark_low,
 	out->high = high;
 	return 0;
 }
+
+/**
+ * pcompact_demand_sample() - account one sample of a node's free blocks.
+ * @demand:		the node's demand state.
+ * @now_ns:		monotonic time of the sample.
+ * @free_blocks:	free blocks of the order that matters, now.
+ * @freed:		the engine's running count of blocks it freed.
+ *
+ * What was consumed since the last sample is what was free then, plus what
+ * the engine freed since, minus what is free now (never below 0: frees by
+ * others only hide demand).  The rate is a time-weighted average with
+ * constant PCOMPACT_DEMAND_TAU_NS, so it depends little on how often the
+ * node is sampled: one second of steady demand brings it to between half
+ * and two thirds of that demand's rate, and it decays the same way.
+ */
+void pcompact_demand_sample(struct pcompact_demand *demand, u64 now_ns,
+			    unsigned long free_blocks, unsigned long freed)
+{
+	u64 had, consumed, dt;
+
+	/* Same instant: keep the baseline, the next sample counts it all. */
+	if (demand->last_ns && now_ns <= demand->last_ns)
+		return;
+	if (demand->last_ns) {
+		dt = now_ns - demand->last_ns;
+		had = (u64)demand->last_free + (freed - demand->last_freed);
+		consumed = had > free_blocks ? had - free_blocks : 0;
+		/* rate += (consumed / dt - rate) * dt / (dt + tau), in mbps */
+		demand->rate_mbps = div64_u64(demand->rate_mbps * PCOMPACT_DEMAND_TAU_NS +
+					      consumed * 1000 * 1000000000ULL,
+					      PCOMPACT_DEMAND_TAU_NS + dt);
+	}
+	demand->last_ns = now_ns;
+	demand->last_free = free_blocks;
+	demand->last_freed = freed;
+}
+
+/**
+ * pcompact_reserve_blocks() - the free blocks to keep for a node's demand.
+ * @demand:	the node's demand state.
+ * @reserve_ms:	how long the reserve should last at the current rate.
+ *
+ * Return: rate x @reserve_ms in blocks, rounded up; 0 when @reserve_ms is
+ * 0 or there is no demand.
+ */
+unsigned long pcompact_reserve_blocks(const struct pcompact_demand *demand,
+				      unsigned int reserve_ms)
+{
+	return (unsigned long)div64_u64(demand->rate_mbps * reserve_ms + 999999, 1000000);
+}

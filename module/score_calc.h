@@ -19,6 +19,31 @@ struct pcompact_wmarks {
 	unsigned int high;
 };
 
+/**
+ * struct pcompact_demand - how fast a node consumes free blocks.
+ * @last_ns:		time of the last sample, 0 before the first.
+ * @last_free:		free blocks of the order that matters then.
+ * @last_freed:		the engine's count of blocks it freed then.
+ * @rate_mbps:		consumption in thousandths of a block per second,
+ *			averaged over about PCOMPACT_DEMAND_TAU_NS.
+ */
+struct pcompact_demand {
+	u64 last_ns;
+	unsigned long last_free;
+	unsigned long last_freed;
+	u64 rate_mbps;
+};
+
+/*
+ * The demand rate's time constant: a second, as the sampling interval's
+ * default is half of one and bursts of allocations last about that long.
+ */
+#define PCOMPACT_DEMAND_TAU_NS 1000000000ULL
+
+void pcompact_demand_sample(struct pcompact_demand *demand, u64 now_ns,
+			    unsigned long free_blocks, unsigned long freed);
+unsigned long pcompact_reserve_blocks(const struct pcompact_demand *demand,
+				      unsigned int reserve_ms);
 unsigned int pcompact_extfrag(const unsigned long *nr_free,
 			      unsigned int nr_orders, unsigned int order);
 unsigned int pcompact_weighted_score(unsigned int zone_score,

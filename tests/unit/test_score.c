@@ -133,13 +133,77 @@ static void test_wmarks(void)
 			 "thresholds outside -1..100 are refused");
 }
 
+#define MS 1000000ULL
+
+static void test_demand(void)
+{
+	struct pcompact_demand d;
+	unsigned long freed = 0, free_blocks = 10000;
+	u64 t = 5000 * MS;
+	int i;
+
+	memset(&d, 0, sizeof(d));
+	pcompact_demand_sample(&d, t, free_blocks, freed);
+	ksft_test_result(d.rate_mbps == 0 && pcompact_reserve_blocks(&d, 5000) == 0,
+			 "demand: the first sample has no rate and asks for no reserve");
+
+	/* 50 blocks consumed in one second: half of 50/s after one tau. */
+	t += 1000 * MS;
+	free_blocks -= 50;
+	pcompact_demand_sample(&d, t, free_blocks, freed);
+	ksft_test_result(d.rate_mbps == 25000,
+			 "demand: 50 blocks in 1 s reads 25 blocks/s after one time constant (%llu mbps)",
+			 d.rate_mbps);
+	ksft_test_result(pcompact_reserve_blocks(&d, 2000) == 50 &&
+			 pcompact_reserve_blocks(&d, 0) == 0 &&
+			 pcompact_reserve_blocks(&d, 1) == 1,
+			 "demand: the reserve is rate x reserve_ms, rounded up, 0 when off");
+
+	/* Steady 50 blocks/s, sampled every 100 ms, converges to 50/s. */
+	for (i = 0; i < 100; i++) {
+		t += 100 * MS;
+		free_blocks -= 5;
+		pcompact_demand_sample(&d, t, free_blocks, freed);
+	}
+	ksft_test_result(d.rate_mbps > 49000 && d.rate_mbps <= 50000,
+			 "demand: steady 50 blocks/s sampled every 100 ms converges to it (%llu mbps)",
+			 d.rate_mbps);
+
+	/* The engine's own frees count as supply, not as lower demand. */
+	t += 1000 * MS;
+	freed += 200;
+	free_blocks += 200 - 50;
+	pcompact_demand_sample(&d, t, free_blocks, freed);
+	ksft_test_result(d.rate_mbps > 49000 && d.rate_mbps <= 50000,
+			 "demand: 200 blocks freed by the engine do not mask 50 consumed (%llu mbps)",
+			 d.rate_mbps);
+
+	/* No consumption decays the rate; more free blocks never go negative. */
+	t += 1000 * MS;
+	free_blocks += 500;
+	pcompact_demand_sample(&d, t, free_blocks, freed);
+	ksft_test_result(d.rate_mbps < 25100 && d.rate_mbps > 24000,
+			 "demand: a second without demand halves the rate (%llu mbps)", d.rate_mbps);
+
+	/* A sample at the same instant changes nothing: the next one counts
+	 * the 10 blocks consumed since the last. */
+	pcompact_demand_sample(&d, t, free_blocks - 10, freed);
+	ksft_test_result(d.rate_mbps < 25100 && d.last_free == free_blocks,
+			 "demand: a sample at the same instant changes nothing");
+	pcompact_demand_sample(&d, t + 1000 * MS, free_blocks - 10, freed);
+	ksft_test_result(d.rate_mbps > 12000 + 5000 - 100 && d.rate_mbps < 12600 + 5000,
+			 "demand: the next sample counts what was consumed since the last (%llu mbps)",
+			 d.rate_mbps);
+}
+
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(30);
+	ksft_set_plan(38);
 	test_extfrag();
 	test_weighted();
 	test_blocks_to_target();
 	test_wmarks();
+	test_demand();
 	return ksft_finished();
 }
