@@ -834,6 +834,9 @@ def readme(ctx, summaries, order, plots, targets, runs_md=None):
              "the files next to this one.\n")
     L.append("## How this was measured\n")
     L.append(f"- Command: `{ctx['command']}`")
+    if ctx.get("source"):
+        L.append(f"- Source: `{ctx['source']}` (the commit the modules and the harness were "
+                 "built from; `-dirty`: with changes not committed)")
     L.append(f"- Date: {ctx['date']}; total time {ctx['total_s'] / 60:.1f} min")
     L.append(f"- Kernel: {ctx['release']}")
     if ctx.get("host"):

@@ -220,15 +220,25 @@ def test_readme_has_the_command_kernel_shape_and_tables(tmp_path):
     ctx = {"command": "scripts/bench --quick", "release": "6.12.0-test",
            "date": "2026-01-01 00:00 UTC", "total_s": 90.0, "vm": "2048 MiB, 2 NUMA nodes",
            "init_on_alloc": "0", "frag_args": "", "observe_s": 20, "tail_s": 1,
-           "idle_s": 5.0}
+           "idle_s": 5.0, "source": "0123456789ab-dirty"}
     text = report.readme(ctx, summaries, ["vanilla", "kernel"],
                          [("Latency", "plots/latency.png")],
                          report.evaluate_targets(summaries))
-    for need in ("`scripts/bench --quick`", "6.12.0-test", "2048 MiB, 2 NUMA nodes",
+    for need in ("`scripts/bench --quick`", "Source: `0123456789ab-dirty`", "6.12.0-test", "2048 MiB, 2 NUMA nodes",
                  "2026-01-01", "init_on_alloc=0", "**FAILED**: timeout", "positive means better",
                  "| Hugepages obtained | higher | 10 (0.00%) |", "![Latency](plots/latency.png)",
                  "100 consecutive"):
         assert need in text, need
+
+
+def test_source_revision_names_the_checkout():
+    bench = load_bench()
+    rev = bench.source_revision()
+    head = subprocess.run(["git", "-C", bench.TOP, "rev-parse", "--short=12", "HEAD"],
+                          capture_output=True, text=True).stdout.strip()
+    if not head:
+        pytest.skip("not a git checkout")
+    assert rev is not None and rev.startswith(head)
 
 
 # --- the command line -----------------------------------------------------------
