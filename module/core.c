@@ -23,6 +23,7 @@
 #include <linux/mutex.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/topology.h>
 #include <linux/wait.h>
@@ -170,11 +171,31 @@ static void pcompactd_round(struct pcompact_node *pn, unsigned int score,
 	pcompact_set_state(pn, *compacting ? PCOMPACT_COMPACTING : PCOMPACT_IDLE);
 }
 
+/*
+ * Account the free blocks consumed since the last sample and say whether
+ * the node is short of the reserve its demand asks for (reserve_ms).  The
+ * engine's frees count in pageblocks; the demand counts blocks of @order.
+ */
+static bool pcompactd_demand(struct pcompact_node *pn, unsigned int order)
+{
+	unsigned long free_blocks = pcompact_free_blocks_node(pn->nid, order);
+	u64 freed_pages = (u64)atomic64_read(&pn->stats.blocks_freed) * pageblock_nr_pages;
+	unsigned long reserve;
+
+	pcompact_demand_sample(&pn->consumption, ktime_get_ns(), free_blocks,
+			       (unsigned long)(freed_pages >> order));
+	reserve = pcompact_reserve_blocks(&pn->consumption, READ_ONCE(pcompact_reserve_ms));
+	WRITE_ONCE(pn->free_blocks, free_blocks);
+	WRITE_ONCE(pn->reserve, reserve);
+	return free_blocks < reserve;
+}
+
 /* One sample: score the node and decide whether to compact. */
 static void pcompactd_sample(struct pcompact_node *pn, bool *compacting)
 {
 	unsigned int order = READ_ONCE(pcompact_order);
 	struct pcompact_wmarks wmarks;
+	bool short_of_reserve;
 	unsigned int score;
 
 	pcompact_score_wmarks(&wmarks);
@@ -182,6 +203,7 @@ static void pcompactd_sample(struct pcompact_node *pn, bool *compacting)
 	WRITE_ONCE(pn->score, score);
 	trace_pcompact_score(pn->nid, score, wmarks.low, wmarks.high);
 	pcompact_takeover_check();
+	short_of_reserve = pcompactd_demand(pn, order);
 
 	if (pcompact_kswapd_active(pn->nid))
 		pn->kswapd_seen++;
@@ -197,7 +219,8 @@ static void pcompactd_sample(struct pcompact_node *pn, bool *compacting)
 		pcompact_set_state(pn, PCOMPACT_DEFERRED);
 		return;
 	}
-	if (score <= wmarks.low || (!*compacting && score <= wmarks.high)) {
+	if (score <= wmarks.low ||
+	    (!*compacting && score <= wmarks.high && !short_of_reserve)) {
 		*compacting = false;
 		pcompact_set_state(pn, PCOMPACT_IDLE);
 		return;
@@ -207,6 +230,8 @@ static void pcompactd_sample(struct pcompact_node *pn, bool *compacting)
 		pcompact_set_state(pn, PCOMPACT_BACKOFF_KSWAPD);
 		return;
 	}
+	if (!*compacting && score <= wmarks.high)
+		atomic64_inc(&pn->stats.reserve_rounds);
 	*compacting = true;
 	pcompactd_round(pn, score, &wmarks, order, compacting);
 }
@@ -254,6 +279,8 @@ static int pcompact_start_thread(struct pcompact_node *pn)
 		set_cpus_allowed_ptr(task, cpus);
 	pn->deferred_until = 0;
 	pn->kswapd_seen = 0;
+	/* Demand seen before a stop says nothing about the node now. */
+	memset(&pn->consumption, 0, sizeof(pn->consumption));
 	/* jiffies start near wrap-around: 0 would read as the future. */
 	WRITE_ONCE(pn->stall_wake_next, jiffies);
 	/* sysfs reads it without the lock (READ_ONCE in node<N>/running). */

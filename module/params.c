@@ -223,6 +223,22 @@ MODULE_PARM_DESC(stall_wake_ms,
 		 "Sample a node at once on a direct compaction stall, at most once per this many ms, 0..60000, 0 = off (default: 0)");
 
 /*
+ * reserve_ms - keep at least this many milliseconds of the node's recent
+ * demand for free blocks free: a node whose free blocks of the order that
+ * matters fall below (consumption rate x reserve_ms) starts a round even
+ * with its score at or below the high threshold, and the round goes down
+ * to the low one as any other (above the low threshold only, so a node
+ * already compact does not churn).  The rate is measured between samples
+ * from the free counts and the engine's own frees.  0..60000, default 0
+ * (off: the score alone decides, as upstream's proactive compaction)
+ * until the benchmark has measured it.
+ */
+unsigned int pcompact_reserve_ms;
+PCOMPACT_RANGE_PARAM(reserve_ms, pcompact_reserve_ms, 0, 60000);
+MODULE_PARM_DESC(reserve_ms,
+		 "Start compacting below the high threshold when free blocks would last less than this many ms of the recent demand, 0..60000, 0 = off (default: 0)");
+
+/*
  * max_defer_shift - after a round that did not lower the score, wait
  * interval_ms << max_defer_shift before the next.  0..10, default 6
  * (upstream's COMPACT_MAX_DEFER_SHIFT: 32 s at the default interval).

@@ -54,6 +54,8 @@ enum pcompact_state {
  * @kcompactd_wakes:	kcompactd wakeups seen on this node (hooks).
  * @kswapd_wakes:	kswapd wakeups seen on this node (hooks).
  * @stall_wakes:	samples brought forward by a direct compaction stall.
+ * @reserve_rounds:	rounds started below the high threshold because the
+ *			node's free blocks were short of its reserve.
  */
 struct pcompact_stats {
 	atomic64_t rounds;
@@ -73,6 +75,7 @@ struct pcompact_stats {
 	atomic64_t kcompactd_wakes;
 	atomic64_t kswapd_wakes;
 	atomic64_t stall_wakes;
+	atomic64_t reserve_rounds;
 };
 
 /**
@@ -87,6 +90,10 @@ struct pcompact_stats {
  * @state:		enum pcompact_state, for sysfs.
  * @score:		the node score at the last sample, 0..100.
  * @kswapd_seen:	consecutive samples that saw kswapd reclaiming.
+ * @consumption:	how fast the node's free blocks are consumed (only the
+ *			node's thread writes it).
+ * @free_blocks:	free blocks of the order that matters at the last sample.
+ * @reserve:		free blocks the node keeps for its demand (reserve_ms).
  * @deferred_until:	jiffies before which no round starts.
  * @kobj:		/sys/kernel/pcompact/node<N>.
  * @scan_cursor:	per zone, the pair the engine's next scan starts at
@@ -106,6 +113,9 @@ struct pcompact_node {
 	int state;
 	unsigned int score;
 	unsigned int kswapd_seen;
+	struct pcompact_demand consumption;
+	unsigned long free_blocks;
+	unsigned long reserve;
 	unsigned long deferred_until;
 	struct kobject *kobj;
 	unsigned long scan_cursor[MAX_NR_ZONES];
@@ -116,6 +126,7 @@ struct pcompact_node {
 extern bool pcompact_enabled;
 extern unsigned int pcompact_interval_ms;
 extern unsigned int pcompact_stall_wake_ms;
+extern unsigned int pcompact_reserve_ms;
 extern unsigned int pcompact_proactiveness;
 extern int pcompact_wmark_low;
 extern int pcompact_wmark_high;
@@ -148,6 +159,7 @@ int pcompact_set_nodes(const nodemask_t *mask);
 /* score.c */
 unsigned int pcompact_score_zone(struct zone *zone, unsigned int order);
 unsigned int pcompact_score_node(int nid, unsigned int order);
+unsigned long pcompact_free_blocks_node(int nid, unsigned int order);
 void pcompact_score_wmarks(struct pcompact_wmarks *wmarks);
 
 /* engine.c */

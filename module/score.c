@@ -62,6 +62,35 @@ unsigned int pcompact_score_node(int nid, unsigned int order)
 }
 
 /**
+ * pcompact_free_blocks_node() - a node's free blocks of an order.
+ * @nid:	the node.
+ * @order:	the order that matters.
+ *
+ * Read without the zone lock, as the score.  Larger free blocks count as
+ * the blocks of @order they hold.
+ *
+ * Return: the number of free blocks of at least @order, in blocks of @order.
+ */
+unsigned long pcompact_free_blocks_node(int nid, unsigned int order)
+{
+	pg_data_t *pgdat = NODE_DATA(nid);
+	unsigned long blocks = 0;
+	unsigned int o;
+	int zid;
+
+	for (zid = 0; zid < MAX_NR_ZONES; zid++) {
+		struct zone *zone = &pgdat->node_zones[zid];
+
+		if (!populated_zone(zone))
+			continue;
+		for (o = order; o < PCOMPACT_NR_ORDERS; o++)
+			/* Unlocked, as the kernel's fill_contig_page_info(). */
+			blocks += data_race(READ_ONCE(zone->free_area[o].nr_free)) << (o - order);
+	}
+	return blocks;
+}
+
+/**
  * pcompact_score_wmarks() - the low and high thresholds now in force.
  * @wmarks:	where to put them.
  *

@@ -55,12 +55,30 @@ PCOMPACT_NODE_ATTR(wmark_low, "%u", wmarks.low);
 PCOMPACT_NODE_ATTR(wmark_high, "%u", wmarks.high);
 PCOMPACT_NODE_ATTR(state, "%s", pcompact_state_name(READ_ONCE(pn->state)));
 PCOMPACT_NODE_ATTR(running, "%d", READ_ONCE(pn->task) ? 1 : 0);
+PCOMPACT_NODE_ATTR(free_blocks, "%lu", READ_ONCE(pn->free_blocks));
+PCOMPACT_NODE_ATTR(reserve, "%lu", READ_ONCE(pn->reserve));
 PCOMPACT_NODE_ATTR(compact_ms, "%lld",
 		   (long long)atomic64_read(&pn->stats.compact_ns) / NSEC_PER_MSEC);
 PCOMPACT_NODE_ATTR(scan_us, "%lld",
 		   (long long)atomic64_read(&pn->stats.scan_ns) / NSEC_PER_USEC);
 PCOMPACT_NODE_ATTR(direct_stall_us, "%lld",
 		   (long long)atomic64_read(&pn->stats.direct_stall_ns) / NSEC_PER_USEC);
+
+/* The node's demand for free blocks, in blocks per second, 3 decimals. */
+static ssize_t demand_rate_show(struct kobject *kobj, struct kobj_attribute *attr,
+				char *buf)
+{
+	struct pcompact_node *pn = pcompact_sysfs_node(kobj);
+	u64 mbps;
+
+	if (!pn)
+		return -ENODEV;
+	/* Only the node's thread writes it, whole: a racy read is a fine statistic. */
+	mbps = data_race(pn->consumption.rate_mbps);
+	return sysfs_emit(buf, "%llu.%03llu\n", mbps / 1000, mbps % 1000);
+}
+
+static struct kobj_attribute pcompact_attr_demand_rate = __ATTR_RO(demand_rate);
 
 /* One line per populated zone: its name and unweighted score. */
 static ssize_t zone_scores_show(struct kobject *kobj, struct kobj_attribute *attr,
@@ -128,6 +146,7 @@ PCOMPACT_COUNTER_ATTR(direct_stalls);
 PCOMPACT_COUNTER_ATTR(kcompactd_wakes);
 PCOMPACT_COUNTER_ATTR(kswapd_wakes);
 PCOMPACT_COUNTER_ATTR(stall_wakes);
+PCOMPACT_COUNTER_ATTR(reserve_rounds);
 
 static struct attribute *pcompact_node_attrs[] = {
 	&pcompact_attr_score.attr,
@@ -136,6 +155,9 @@ static struct attribute *pcompact_node_attrs[] = {
 	&pcompact_attr_wmark_high.attr,
 	&pcompact_attr_state.attr,
 	&pcompact_attr_running.attr,
+	&pcompact_attr_free_blocks.attr,
+	&pcompact_attr_reserve.attr,
+	&pcompact_attr_demand_rate.attr,
 	&pcompact_attr_compact_ms.attr,
 	&pcompact_attr_scan_us.attr,
 	&pcompact_attr_scanned_blocks.kattr.attr,
@@ -153,6 +175,7 @@ static struct attribute *pcompact_node_attrs[] = {
 	&pcompact_attr_kcompactd_wakes.kattr.attr,
 	&pcompact_attr_kswapd_wakes.kattr.attr,
 	&pcompact_attr_stall_wakes.kattr.attr,
+	&pcompact_attr_reserve_rounds.kattr.attr,
 	NULL,
 };
 

@@ -81,6 +81,13 @@ ALL += [
              "pcompact.ko proactiveness=20 stall_wake_ms=100: stalls sample the node at once",
              "stall_wake_ms=100"),
 ]
+# Issue 13's demand-aware reserve: `scripts/bench --scenarios
+# kernel,pcompact,pcompact-reserve`.
+ALL += [
+    Scenario("pcompact-reserve", "module", 20, ("khugehog", "thp"),
+             "pcompact.ko proactiveness=20 reserve_ms=2000: demand starts rounds below high",
+             "reserve_ms=2000"),
+]
 SWEEP_SCENARIOS = ["sweep-vanilla", "sweep-kernel", "sweep-pcompact",
                    "gfp-vanilla", "gfp-kernel", "gfp-pcompact",
                    "bursts-vanilla", "bursts-kernel", "bursts-pcompact"]

@@ -15,7 +15,7 @@ TIMEOUT=400
 
 SEED=${PC_FUZZ_SEED:-1}
 KO=/pc/module/pcompact.ko
-PARAMS="enabled proactiveness wmark_low wmark_high order interval_ms stall_wake_ms max_defer_shift quota_ms engine nodes takeover"
+PARAMS="enabled proactiveness wmark_low wmark_high order interval_ms stall_wake_ms reserve_ms max_defer_shift quota_ms engine nodes takeover"
 possible=$(cat /sys/devices/system/node/possible)
 long=$(awk 'BEGIN { while (n++ < 300) printf "a" }')
 digits=$(awk 'BEGIN { while (n++ < 200) printf "9" }')
@@ -161,6 +161,7 @@ expect() {
 		else if (p == "order") r = range(v, 1, 10)
 		else if (p == "interval_ms") r = range(v, 10, 60000)
 		else if (p == "stall_wake_ms") r = range(v, 0, 60000)
+		else if (p == "reserve_ms") r = range(v, 0, 60000)
 		else if (p == "max_defer_shift") r = range(v, 0, 10)
 		else if (p == "quota_ms") r = range(v, 0, 1000)
 		else if (p == "engine") r = (v == "contig" || v == "node-sysfs") ? "ok " v : "bad"
@@ -178,6 +179,7 @@ defaults() {
 	echo 9 > $PC_PARAM/order
 	echo 500 > $PC_PARAM/interval_ms
 	echo 0 > $PC_PARAM/stall_wake_ms
+	echo 0 > $PC_PARAM/reserve_ms
 	echo 6 > $PC_PARAM/max_defer_shift
 	echo 0 > $PC_PARAM/quota_ms
 	echo contig > $PC_PARAM/engine

@@ -121,7 +121,7 @@ nonode=$(( $(sed 's/.*[-,]//' /sys/devices/system/node/possible) + 1 ))
 	bad=0
 	while ! stopping; do
 		n=$((n + 1))
-		r=$((RANDOM % 20))
+		r=$((RANDOM % 22))
 		case $r in
 		0|1|2|3|4|5) p=proactiveness v=$((20 + RANDOM % 81)) ;;
 		6|7) p=interval_ms v=$((10 + RANDOM % 991)) ;;
@@ -134,14 +134,16 @@ nonode=$(( $(sed 's/.*[-,]//' /sys/devices/system/node/possible) + 1 ))
 		14) p=wmark_low v=-1 ;;
 		15) p=wmark_high v=-1 ;;
 		16) p=order v=$((8 + RANDOM % 3)) ;;
-		17) p=proactiveness v=$((101 + RANDOM % 1000)) ;;
-		18) p=interval_ms v=$((RANDOM % 10)) ;;
-		19) p=nodes v=$((nonode + RANDOM % 100)) ;;
+		17) p=reserve_ms v=$(((RANDOM % 2) * (RANDOM % 10001))) ;;
+		18) p=stall_wake_ms v=$(((RANDOM % 2) * (RANDOM % 1001))) ;;
+		19) p=proactiveness v=$((101 + RANDOM % 1000)) ;;
+		20) p=interval_ms v=$((RANDOM % 10)) ;;
+		21) p=nodes v=$((nonode + RANDOM % 100)) ;;
 		esac
 		if echo "$v" > $PC_PARAM/$p 2>/dev/null; then
-			[ $r -ge 17 ] && wfail "param write $n: bad $p=$v accepted"
+			[ $r -ge 19 ] && wfail "param write $n: bad $p=$v accepted"
 		else
-			[ $r -lt 17 ] && [ $r != 11 ] && wfail "param write $n: $p=$v refused"
+			[ $r -lt 19 ] && [ $r != 11 ] && wfail "param write $n: $p=$v refused"
 			bad=$((bad + 1))
 		fi
 		echo "$n $bad" > $S/params
@@ -151,7 +153,7 @@ nonode=$(( $(sed 's/.*[-,]//' /sys/devices/system/node/possible) + 1 ))
 pids="$pids $!"
 
 # --- the main loop: counters only grow, until the time is up ---
-COUNTERS="rounds blocks_freed pages_migrated failed_blocks skipped_unmovable deferrals backoffs_kswapd backoffs_contention compact_ms direct_stalls direct_stall_us kcompactd_wakes kswapd_wakes stall_wakes"
+COUNTERS="rounds blocks_freed pages_migrated failed_blocks skipped_unmovable deferrals backoffs_kswapd backoffs_contention compact_ms direct_stalls direct_stall_us kcompactd_wakes kswapd_wakes stall_wakes reserve_rounds"
 sample() {
 	for nid in $(nodes_with_memory); do
 		(cd $PC_SYS/node$nid && cat $COUNTERS) | tr '\n' ' '
