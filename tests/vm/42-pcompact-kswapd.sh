@@ -41,9 +41,11 @@ wait_for "grep -q 'kswapd' /proc/[0-9]*/stat 2>/dev/null && [ \$(awk '\$1 == \"p
 echo 1 > $PC_PARAM/enabled
 seen=""
 for nid in $above; do
-	if wait_for "[ \$(node_stat $nid backoffs_kswapd) -gt 0 ]" 120; then
-		seen="$seen $nid"
-	fi
+	# A node that compacted down to idle below high before kswapd caught
+	# it has no round left to hold back: stop waiting for it.
+	wait_for "[ \$(node_stat $nid backoffs_kswapd) -gt 0 ] ||
+		{ [ \$(node_stat $nid state) = idle ] && [ \$(node_stat $nid score) -le $high ]; }" 120
+	[ "$(node_stat $nid backoffs_kswapd)" -gt 0 ] && seen="$seen $nid"
 	note "node $nid under pressure: score $(node_stat $nid score) (high $high) state $(node_stat $nid state) backoffs_kswapd $(node_stat $nid backoffs_kswapd) kswapd_wakes $(node_stat $nid kswapd_wakes) rounds $(node_stat $nid rounds)"
 done
 touch /tmp/stop-pressure
