@@ -21,6 +21,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
+#include <linux/sched/isolation.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -236,12 +237,46 @@ static void pcompactd_sample(struct pcompact_node *pn, bool *compacting)
 	pcompactd_round(pn, score, &wmarks, order, compacting);
 }
 
+/*
+ * Where a node's pcompactd runs: on its node's CPUs, as kcompactd, so its
+ * reads of struct pages and the copies it causes stay local; with any_cpu,
+ * or while the node has no online CPU, wherever kernel threads may run, so
+ * a node whose CPUs are busy is compacted with idle time elsewhere.  Takes
+ * no lock: the caller holds pcompact_nodes_lock or owns @task.
+ */
+static void pcompact_bind_thread(int nid, struct task_struct *task, bool any_cpu)
+{
+	const struct cpumask *cpus = cpumask_of_node(nid);
+
+	if (any_cpu || !cpumask_intersects(cpus, cpu_online_mask))
+		cpus = housekeeping_cpumask(HK_TYPE_KTHREAD);
+	set_cpus_allowed_ptr(task, cpus);
+}
+
+/*
+ * The thread binds itself once it runs: since 6.14 a kthread created for a
+ * node is bound to that node's CPUs by kthread() as it starts, which undoes
+ * a binding made before its first wakeup.  A write of any_cpu racing with
+ * this is caught by reading it again: whichever comes last, the thread ends
+ * bound as the parameter says.
+ */
+static void pcompactd_bind_self(struct pcompact_node *pn)
+{
+	bool any_cpu;
+
+	do {
+		any_cpu = READ_ONCE(pcompact_any_cpu);
+		pcompact_bind_thread(pn->nid, current, any_cpu);
+	} while (any_cpu != READ_ONCE(pcompact_any_cpu));
+}
+
 static int pcompactd(void *data)
 {
 	struct pcompact_node *pn = data;
 	bool compacting = false;
 
 	set_freezable();
+	pcompactd_bind_self(pn);
 	while (!kthread_should_stop()) {
 		long timeout;
 
@@ -262,9 +297,27 @@ static int pcompactd(void *data)
 	return 0;
 }
 
+/**
+ * pcompact_bind_all() - apply any_cpu to every running pcompactd.
+ *
+ * Called by the any_cpu parameter's handler, under the parameter lock.
+ */
+void pcompact_bind_all(void)
+{
+	int nid;
+
+	mutex_lock(&pcompact_nodes_lock);
+	for_each_node(nid) {
+		struct pcompact_node *pn = pcompact_nodes[nid];
+
+		if (pn && pn->task)
+			pcompact_bind_thread(nid, pn->task, READ_ONCE(pcompact_any_cpu));
+	}
+	mutex_unlock(&pcompact_nodes_lock);
+}
+
 static int pcompact_start_thread(struct pcompact_node *pn)
 {
-	const struct cpumask *cpus = cpumask_of_node(pn->nid);
 	struct task_struct *task;
 	int err = pcompact_fault(PCOMPACT_FAULT_KTHREAD);
 
@@ -274,9 +327,7 @@ static int pcompact_start_thread(struct pcompact_node *pn)
 		pr_err("cannot create pcompactd%d: %ld\n", pn->nid, PTR_ERR(task));
 		return PTR_ERR(task);
 	}
-	/* A memory-only node has no CPUs of its own: leave it unbound. */
-	if (cpumask_intersects(cpus, cpu_online_mask))
-		set_cpus_allowed_ptr(task, cpus);
+	pcompact_bind_thread(pn->nid, task, READ_ONCE(pcompact_any_cpu));
 	pn->deferred_until = 0;
 	pn->kswapd_seen = 0;
 	/* Demand seen before a stop says nothing about the node now. */
@@ -403,28 +454,18 @@ static struct notifier_block pcompact_memory_nb = {
 
 /*
  * A CPU came online: bind every pcompactd whose node has an online CPU again
- * to its node's CPUs.  When the last CPU of a node goes offline the
- * scheduler moves the thread elsewhere and widens its allowed CPUs
- * (select_fallback_rq() in kernel/sched/core.c), and nothing narrows them
- * again; a thread started while its node had no CPU online was left
- * unbound.  As the kernel does for kcompactd (kcompactd_cpu_online() in
- * mm/compaction.c, 6.1 and 6.12).  Runs in the CPU hotplug thread with the
- * hotplug lock held; nothing that holds pcompact_nodes_lock waits for CPU
- * hotplug.
+ * to its node's CPUs (unless any_cpu).  When the last CPU of a node goes
+ * offline the scheduler moves the thread elsewhere and widens its allowed
+ * CPUs (select_fallback_rq() in kernel/sched/core.c), and nothing narrows
+ * them again; a thread started while its node had no CPU online was left
+ * free to run anywhere.  As the kernel does for kcompactd
+ * (kcompactd_cpu_online() in mm/compaction.c, 6.1 and 6.12).  Runs in the
+ * CPU hotplug thread with the hotplug lock held; nothing that holds
+ * pcompact_nodes_lock waits for CPU hotplug.
  */
 static int pcompact_cpu_online(unsigned int cpu)
 {
-	int nid;
-
-	mutex_lock(&pcompact_nodes_lock);
-	for_each_node(nid) {
-		struct pcompact_node *pn = pcompact_nodes[nid];
-		const struct cpumask *cpus = cpumask_of_node(nid);
-
-		if (pn && pn->task && cpumask_intersects(cpus, cpu_online_mask))
-			set_cpus_allowed_ptr(pn->task, cpus);
-	}
-	mutex_unlock(&pcompact_nodes_lock);
+	pcompact_bind_all();
 	return 0;
 }
 

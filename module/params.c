@@ -87,6 +87,35 @@ module_param_cb(enabled, &pcompact_param_enabled_ops, &pcompact_enabled, 0644);
 MODULE_PARM_DESC(enabled, "Compact in the background (bool, default: Y)");
 
 /*
+ * any_cpu - let each node's pcompactd run on any CPU kernel threads may use,
+ * instead of only its node's (as kcompactd), so a node whose CPUs are busy
+ * is compacted with idle time elsewhere, at the cost of remote struct page
+ * reads and copies.  bool, default N until the benchmark has measured it.
+ */
+bool pcompact_any_cpu;
+
+static int pcompact_param_set_any_cpu(const char *val,
+				      const struct kernel_param *kp)
+{
+	bool value;
+
+	if (kstrtobool(val, &value)) {
+		pr_err("any_cpu: '%.*s' is not a boolean\n", pcompact_param_len(val), val);
+		return -EINVAL;
+	}
+	WRITE_ONCE(pcompact_any_cpu, value);
+	pcompact_bind_all();
+	return 0;
+}
+
+static const struct kernel_param_ops pcompact_param_any_cpu_ops = {
+	.set = pcompact_param_set_any_cpu,
+	.get = param_get_bool,
+};
+module_param_cb(any_cpu, &pcompact_param_any_cpu_ops, &pcompact_any_cpu, 0644);
+MODULE_PARM_DESC(any_cpu, "Run each node's pcompactd on any CPU, not only its node's (bool, default: N)");
+
+/*
  * proactiveness - how hard to compact, 0..100, as vm.compaction_proactiveness.
  * Default 20.  Derived thresholds: low = 100 - proactiveness,
  * high = min(low + 10, 100).  0 never compacts (low = high = 100).

@@ -127,6 +127,7 @@ extern bool pcompact_enabled;
 extern unsigned int pcompact_interval_ms;
 extern unsigned int pcompact_stall_wake_ms;
 extern unsigned int pcompact_reserve_ms;
+extern bool pcompact_any_cpu;
 extern unsigned int pcompact_proactiveness;
 extern int pcompact_wmark_low;
 extern int pcompact_wmark_high;
@@ -151,6 +152,7 @@ extern const char * const pcompact_engine_names[PCOMPACT_NR_ENGINES];
 struct pcompact_node *pcompact_node(int nid);
 bool pcompact_is_live(void);
 void pcompact_wake_all(void);
+void pcompact_bind_all(void);
 int pcompact_apply_nodes(void);
 const char *pcompact_state_name(int state);
 /* For nodes= (params.c): sets the mask under pcompact_nodes_lock. */

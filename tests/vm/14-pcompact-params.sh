@@ -5,7 +5,7 @@
 . /pc/tests/vm/lib.sh
 
 KO=/pc/module/pcompact.ko
-PARAMS="enabled proactiveness wmark_low wmark_high order interval_ms stall_wake_ms reserve_ms max_defer_shift quota_ms engine nodes takeover"
+PARAMS="enabled proactiveness wmark_low wmark_high order interval_ms stall_wake_ms reserve_ms any_cpu max_defer_shift quota_ms engine nodes takeover"
 # name|value pairs that must be refused, one per line.
 BAD="enabled|maybe
 enabled|
@@ -34,6 +34,8 @@ stall_wake_ms|soon
 reserve_ms|-1
 reserve_ms|60001
 reserve_ms|0x
+any_cpu|maybe
+any_cpu|2
 max_defer_shift|11
 max_defer_shift|-1
 quota_ms|1001

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # pcompactd<N> runs on node N's CPUs, and is bound to them again when one
 # comes back online after the node had none (the scheduler widened its CPUs
-# meanwhile), as the kernel does for kcompactd.  The CPU hotplug state goes
-# away with the module.
+# meanwhile), as the kernel does for kcompactd; with any_cpu it stays free to
+# run anywhere.  The CPU hotplug state goes away with the module.
 . /pc/tests/vm/lib.sh
 
 STATES=/sys/devices/system/cpu/hotplug/states
@@ -40,6 +40,12 @@ for round in 1 2; do
 	note "CPU $cpu online again: pcompactd$nid bound to $(allowed)"
 done
 [ "$(node_stat "$nid" running)" = 1 ] || fail "pcompactd$nid stopped"
+# With any_cpu the CPU's return must not narrow the thread to its node.
+echo 1 > $PC_PARAM/any_cpu || fail "any_cpu=1"
+all=$(cat /sys/devices/system/cpu/possible)
+echo 0 > $ONLINE && echo 1 > $ONLINE || fail "CPU $cpu hotplug with any_cpu"
+[ "$(allowed)" = "$all" ] ||
+	fail "with any_cpu, pcompactd$nid allowed on $(allowed) after CPU $cpu came back, not $all"
 rmmod pcompact || fail "rmmod"
 grep ' pcompact:' $STATES && fail "the CPU hotplug state outlived the module"
 # A hotplug after unload must call nothing that is gone.

@@ -121,7 +121,7 @@ nonode=$(( $(sed 's/.*[-,]//' /sys/devices/system/node/possible) + 1 ))
 	bad=0
 	while ! stopping; do
 		n=$((n + 1))
-		r=$((RANDOM % 22))
+		r=$((RANDOM % 23))
 		case $r in
 		0|1|2|3|4|5) p=proactiveness v=$((20 + RANDOM % 81)) ;;
 		6|7) p=interval_ms v=$((10 + RANDOM % 991)) ;;
@@ -136,14 +136,15 @@ nonode=$(( $(sed 's/.*[-,]//' /sys/devices/system/node/possible) + 1 ))
 		16) p=order v=$((8 + RANDOM % 3)) ;;
 		17) p=reserve_ms v=$(((RANDOM % 2) * (RANDOM % 10001))) ;;
 		18) p=stall_wake_ms v=$(((RANDOM % 2) * (RANDOM % 1001))) ;;
-		19) p=proactiveness v=$((101 + RANDOM % 1000)) ;;
-		20) p=interval_ms v=$((RANDOM % 10)) ;;
-		21) p=nodes v=$((nonode + RANDOM % 100)) ;;
+		19) p=any_cpu v=$((RANDOM % 2)) ;;
+		20) p=proactiveness v=$((101 + RANDOM % 1000)) ;;
+		21) p=interval_ms v=$((RANDOM % 10)) ;;
+		22) p=nodes v=$((nonode + RANDOM % 100)) ;;
 		esac
 		if echo "$v" > $PC_PARAM/$p 2>/dev/null; then
-			[ $r -ge 19 ] && wfail "param write $n: bad $p=$v accepted"
+			[ $r -ge 20 ] && wfail "param write $n: bad $p=$v accepted"
 		else
-			[ $r -lt 19 ] && [ $r != 11 ] && wfail "param write $n: $p=$v refused"
+			[ $r -lt 20 ] && [ $r != 11 ] && wfail "param write $n: $p=$v refused"
 			bad=$((bad + 1))
 		fi
 		echo "$n $bad" > $S/params

@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: GPL-2.0
+# any_cpu: each node's pcompactd may run only on its node's CPUs (as
+# kcompactd) until any_cpu is set, then on every CPU kernel threads may use
+# (every possible CPU here: no isolcpus), and back when it is cleared; given
+# at load it applies from the start.
+. /pc/tests/vm/lib.sh
+
+ALL=$(cat /sys/devices/system/cpu/possible)
+
+allowed_cpus() { awk '$1 == "Cpus_allowed_list:" { print $2 }' "/proc/$1/status"; }
+pid_of() { ps -o pid,comm | awk -v c="$1" '$2 == c { print $1 }'; }
+
+# check_binding WHAT: every node's thread is allowed its node's CPUs
+# (WHAT=node; all CPUs when the node has none) or all CPUs (WHAT=all).
+check_binding() {
+	for nid in $(nodes_with_memory); do
+		pid=$(pid_of pcompactd$nid)
+		[ -n "$pid" ] || fail "no pcompactd$nid"
+		want=$ALL
+		if [ "$1" = node ]; then
+			want=$(cat /sys/devices/system/node/node$nid/cpulist)
+			[ -n "$want" ] || want=$ALL
+		fi
+		[ "$(allowed_cpus $pid)" = "$want" ] ||
+			fail "$2: pcompactd$nid may run on CPUs $(allowed_cpus $pid), want $want"
+	done
+}
+
+insmod /pc/module/pcompact.ko || fail "insmod"
+check_binding node "default"
+echo 1 > $PC_PARAM/any_cpu || fail "any_cpu=1 refused"
+check_binding all "any_cpu set at runtime"
+echo 0 > $PC_PARAM/any_cpu || fail "any_cpu=0 refused"
+check_binding node "any_cpu cleared at runtime"
+rmmod pcompact || fail "rmmod"
+
+insmod /pc/module/pcompact.ko any_cpu=1 || fail "insmod any_cpu=1"
+check_binding all "any_cpu=1 at load"
+# A node restarted by nodes= starts where any_cpu says.
+echo 0 > $PC_PARAM/nodes || fail "nodes=0"
+echo all > $PC_PARAM/nodes || fail "nodes=all"
+check_binding all "after restarting the threads"
+rmmod pcompact || fail "rmmod"
+note "threads follow any_cpu: node CPUs by default, all $ALL when set"
+check_dmesg_clean
