@@ -45,7 +45,8 @@ KINDS = {
 KTHREADS = ("kcompactd", "pcompactd", "kswapd")
 PCOMPACT_COUNTERS = ("rounds", "blocks_freed", "pages_migrated", "failed_blocks",
                      "skipped_unmovable", "deferrals", "backoffs_kswapd",
-                     "backoffs_contention", "compact_ms", "direct_stalls")
+                     "backoffs_contention", "compact_ms", "direct_stalls", "stall_wakes",
+                     "reserve_rounds")
 
 
 class ScenarioError(Exception):
@@ -469,6 +470,10 @@ def void_reasons(scenario, summary):
             ws.get("head_start_cpu_ms"), movable=movable)]
         if scenario.mechanism == "manual":
             reasons += [tag + r for r in validity.manual_check(ws.get("manual_compaction"))]
+        if scenario.acts and kind(w) == "khugehog" and \
+                not (ws.get("pcompact") or {}).get(scenario.acts):
+            reasons.append(tag + f"{scenario.acts} stayed 0: {scenario.module_args} never "
+                           "acted, so the run measured pcompact without it")
     return reasons
 
 

@@ -10,9 +10,12 @@ same allocation stream, so none gets a head start.
 from collections import namedtuple
 
 # module_args: extra pcompact.ko parameters of a module scenario.
+# acts: the pcompact counter that shows module_args' option at work; a run
+# of an allocation workload that leaves it at 0 measured pcompact without
+# the option, and is void.
 Scenario = namedtuple("Scenario",
-                      "name mechanism proactiveness workloads description module_args",
-                      defaults=("",))
+                      "name mechanism proactiveness workloads description module_args acts",
+                      defaults=("", None))
 
 # mechanism: none | sysctl (vm.compaction_proactiveness) | module (pcompact.ko)
 #            | manual (one write to /proc/sys/vm/compact_memory)
@@ -79,14 +82,22 @@ ALL += [
 ALL += [
     Scenario("pcompact-wake", "module", 20, ("khugehog", "thp"),
              "pcompact.ko proactiveness=20 stall_wake_ms=100: stalls sample the node at once",
-             "stall_wake_ms=100"),
+             "stall_wake_ms=100", "stall_wakes"),
 ]
 # Issue 13's demand-aware reserve: `scripts/bench --scenarios
 # kernel,pcompact,pcompact-reserve`.
 ALL += [
     Scenario("pcompact-reserve", "module", 20, ("khugehog", "thp"),
              "pcompact.ko proactiveness=20 reserve_ms=2000: demand starts rounds below high",
-             "reserve_ms=2000"),
+             "reserve_ms=2000", "reserve_rounds"),
+]
+# Issue 13's idle CPUs: `scripts/bench --scenarios kernel,pcompact,pcompact-anycpu`
+# (the 2 nodes x 1 CPU shape, where each node's compactor shares the
+# allocating CPU or idles on the other).
+ALL += [
+    Scenario("pcompact-anycpu", "module", 20, ("khugehog", "thp"),
+             "pcompact.ko proactiveness=20 any_cpu=1: each pcompactd may run on any CPU",
+             "any_cpu=1"),
 ]
 SWEEP_SCENARIOS = ["sweep-vanilla", "sweep-kernel", "sweep-pcompact",
                    "gfp-vanilla", "gfp-kernel", "gfp-pcompact",

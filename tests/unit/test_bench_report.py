@@ -365,3 +365,20 @@ def test_unmovable_run_is_void_only_if_the_compactor_did_not_try():
     idle = {w: dict(v, head_start_cpu_ms={"kcompactd": 0.0, "pcompactd": 0.0, "kswapd": 0.0})
             for w, v in tried.items()}
     assert any("pcompactd used no CPU" in r for r in report.void_reasons(unmovable, idle))
+
+
+def test_option_scenario_is_void_when_its_option_never_acted():
+    # pcompact-reserve in a drain where the reserve never started a round
+    # (results/reserve/, 5 of 5 runs) measured plain pcompact.
+    reserve = scenarios.BY_NAME["pcompact-reserve"]
+    nodes = {"0": {"score_on": 95, "blocks_on": 30, "score_alloc": 80, "blocks_alloc": 230,
+                   "best_blocks": 230}}
+    acted = {w: {"head_start": nodes, "pcompact": {"rounds": 6, "reserve_rounds": 2}}
+             for w in reserve.workloads}
+    assert not [r for r in report.void_reasons(reserve, acted) if "reserve_rounds" in r]
+    idle = {w: dict(v, pcompact={"rounds": 6, "reserve_rounds": 0}) for w, v in acted.items()}
+    assert any(r.startswith("khugehog: reserve_rounds stayed 0")
+               for r in report.void_reasons(reserve, idle))
+    # Plain pcompact has no option under test.
+    plain = scenarios.BY_NAME["pcompact"]
+    assert not [r for r in report.void_reasons(plain, idle) if "stayed 0" in r]
