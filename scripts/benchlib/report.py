@@ -1064,6 +1064,20 @@ def runs_markdown(ctx, targets, run_rows, aggregated, order, like=None,
             L.append(f"- {i}. {t['target']}: {t['why']}.")
         L.append("")
 
+    options = ctx.get("options") or []
+    if options:
+        L.append("## Options against plain pcompact\n")
+        L.append("Each scenario that is pcompact with one more parameter, against pcompact "
+                 "itself in the same run: ratio of the medians over the runs that count, "
+                 "95% bootstrap interval. **better** or **worse** only when the whole "
+                 "interval lies on one side of 1; otherwise **unsettled**.\n")
+        L.append("| Option scenario | Metric | Ratio [95% interval] | Runs | Verdict |")
+        L.append("|:---|:---|:---|---:|:---|")
+        for o in options:
+            L.append(f"| {o['option']} | {o['metric']} | {o['measured']} | {o['n']} | "
+                     f"{o['verdict']} |")
+        L.append("")
+
     if like:
         L.append(f"## Like with like: the first {like['common_n']} successes\n")
         L.append(f"Latency over the first {like['common_n']} successful allocations of every "

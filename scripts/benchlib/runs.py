@@ -124,6 +124,55 @@ def evaluate_targets(runs, seed):
     return out
 
 
+# An option scenario against plain pcompact on the same runs' metrics:
+# (text, path, want); the option is better when the ratio's whole interval
+# lies below 1 (above for "ge").
+OPTION_METRICS = [
+    ("mean", LAT + ("mean_us",), "le"),
+    ("p99", LAT + ("p99_us",), "le"),
+    ("pages migrated per hugepage", ("khugehog", "derived", "migrated_per_hugepage"), "le"),
+    ("hugepages obtained", ("khugehog", "count"), "ge"),
+]
+OPTION_BASE = "pcompact"
+
+
+def _option_verdict(est, lo, hi, want):
+    """better / worse only with the whole interval strictly on one side of
+    1 (equal is not better); else unsettled, or not measured."""
+    if est is None:
+        return stats.NOT_MEASURED
+    if lo is None or hi is None:
+        return stats.UNSETTLED
+    below, above = hi < 1.0, lo > 1.0
+    if want == "ge":
+        below, above = above, below
+    return "better" if below else "worse" if above else stats.UNSETTLED
+
+
+def evaluate_options(runs, option_names, seed):
+    """Each option scenario (pcompact with one more parameter) against plain
+    pcompact: [{option, metric, verdict (met = the option is better, missed
+    = worse, unsettled), measured, ...}], as evaluate_targets.  Empty
+    without plain pcompact's runs."""
+    out = []
+    base = runs.get(OPTION_BASE, [])
+    if not [r for r in base if counts(r)]:
+        return out
+    for j, name in enumerate(option_names):
+        for i, (text, path, want) in enumerate(OPTION_METRICS):
+            a, b = values(runs.get(name, []), path), values(base, path)
+            r = stats.bootstrap_ratio(a, b, seed + 1000 + 10 * j + i)
+            est, lo, hi = r["ratio"], r["lo"], r["hi"]
+            label = _option_verdict(est, lo, hi, want)
+            out.append({"option": name, "metric": text, "verdict": label,
+                        "estimate": est, "lo": lo, "hi": hi,
+                        "n": f"{r['n_num']}/{r['n_den']}",
+                        "measured": f"{_fmt(est)} x [{_fmt(lo)}, {_fmt(hi)}] ({name} "
+                                    f"{_fmt(stats.median(a))} / {OPTION_BASE} "
+                                    f"{_fmt(stats.median(b))})"})
+    return out
+
+
 def successes_ns(samples_rows):
     """Latencies (ns) of the successful attempts, in attempt order, from
     khugehog_samples.csv rows (dicts with index, latency_ns, success)."""

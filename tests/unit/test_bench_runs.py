@@ -61,6 +61,21 @@ def test_targets_over_runs_settle_only_clear_cases():
     assert again == t
 
 
+def test_options_against_plain_pcompact():
+    # any_cpu clearly faster, reserve overlapping plain pcompact.
+    rs = {"pcompact": [run(1000, m, 3) for m in (3270, 2961, 3690, 2777, 3596)],
+          "pcompact-anycpu": [run(1000, m, 3) for m in (1600, 1700, 1650, 1580, 1720)],
+          "pcompact-reserve": [run(1000, m, 3) for m in (3092, 2613, 4098, 2652, 3780)]}
+    o = {(x["option"], x["metric"]): x
+         for x in runs.evaluate_options(rs, ["pcompact-anycpu", "pcompact-reserve"], seed=5)}
+    assert o[("pcompact-anycpu", "mean")]["verdict"] == "better"
+    assert o[("pcompact-reserve", "mean")]["verdict"] == stats.UNSETTLED
+    # Equal migrations per hugepage everywhere: never "better".
+    assert o[("pcompact-anycpu", "pages migrated per hugepage")]["verdict"] == stats.UNSETTLED
+    assert runs.evaluate_options({"pcompact-anycpu": rs["pcompact-anycpu"]},
+                                 ["pcompact-anycpu"], seed=5) == []
+
+
 def test_targets_without_runs_are_not_measured():
     t = runs.evaluate_targets({"vanilla": [run(1, 1, 1)]}, seed=1)
     assert all(x["verdict"] == stats.NOT_MEASURED for x in t)
