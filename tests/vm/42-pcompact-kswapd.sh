@@ -10,6 +10,9 @@ TIMEOUT=400
 insmod /pc/module/pcompact.ko enabled=0 interval_ms=10 || fail "insmod"
 start_frag
 # Swap only now: with swap during frag's run kswapd would undo its layout.
+# A failure must not leave the pressure running or zram0 in use as swap
+# for the tests after this one.
+trap 'touch /tmp/stop-pressure; zram_swap_off' EXIT
 zram_swap 1G
 fragmented_nodes 70
 above=$ABOVE
@@ -28,6 +31,7 @@ set_wmarks $((high - 10)) $high
 
 # Pressure: allocate a little more than is free, again and again, so kswapd
 # keeps swapping frag's pages out to zram.
+rm -f /tmp/stop-pressure
 (
 	while [ ! -e /tmp/stop-pressure ]; do
 		free_mb=$(awk '$1 == "MemFree:" { print int($2 / 1024) }' /proc/meminfo)
@@ -35,16 +39,17 @@ set_wmarks $((high - 10)) $high
 	done
 ) &
 pressure=$!
-rm -f /tmp/stop-pressure
 wait_for "grep -q 'kswapd' /proc/[0-9]*/stat 2>/dev/null && [ \$(awk '\$1 == \"pswpout\" { print \$2 }' /proc/vmstat) -gt 0 ]" 60 ||
 	fail "no swap-out under pressure"
 echo 1 > $PC_PARAM/enabled
 seen=""
 for nid in $above; do
 	# A node that compacted down to idle below high before kswapd caught
-	# it has no round left to hold back: stop waiting for it.
+	# it has no round left to hold back: stop waiting for it.  One that
+	# has run no round yet may still (the pressure can lift its score).
 	wait_for "[ \$(node_stat $nid backoffs_kswapd) -gt 0 ] ||
-		{ [ \$(node_stat $nid state) = idle ] && [ \$(node_stat $nid score) -le $high ]; }" 120
+		{ [ \$(node_stat $nid rounds) -gt 0 ] && [ \$(node_stat $nid state) = idle ] &&
+		  [ \$(node_stat $nid score) -le $high ]; }" 120
 	[ "$(node_stat $nid backoffs_kswapd)" -gt 0 ] && seen="$seen $nid"
 	note "node $nid under pressure: score $(node_stat $nid score) (high $high) state $(node_stat $nid state) backoffs_kswapd $(node_stat $nid backoffs_kswapd) kswapd_wakes $(node_stat $nid kswapd_wakes) rounds $(node_stat $nid rounds)"
 done
