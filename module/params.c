@@ -43,6 +43,16 @@ static int pcompact_param_parse(const char *name, const char *val, int min,
 	return 0;
 }
 
+/* Parse a boolean parameter, logging a refusal under its name. */
+static int pcompact_param_parse_bool(const char *name, const char *val, bool *out)
+{
+	if (kstrtobool(val, out)) {
+		pr_err("%s: '%.*s' is not a boolean\n", name, pcompact_param_len(val), val);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* While live, a threshold change must leave low <= high. */
 static int pcompact_param_check_wmarks(const char *name, unsigned int proactiveness,
 				       int low, int high)
@@ -70,10 +80,8 @@ static int pcompact_param_set_enabled(const char *val,
 {
 	bool value;
 
-	if (kstrtobool(val, &value)) {
-		pr_err("enabled: '%.*s' is not a boolean\n", pcompact_param_len(val), val);
+	if (pcompact_param_parse_bool("enabled", val, &value))
 		return -EINVAL;
-	}
 	WRITE_ONCE(pcompact_enabled, value);
 	pcompact_wake_all();
 	return 0;
@@ -99,10 +107,8 @@ static int pcompact_param_set_any_cpu(const char *val,
 {
 	bool value;
 
-	if (kstrtobool(val, &value)) {
-		pr_err("any_cpu: '%.*s' is not a boolean\n", pcompact_param_len(val), val);
+	if (pcompact_param_parse_bool("any_cpu", val, &value))
 		return -EINVAL;
-	}
 	WRITE_ONCE(pcompact_any_cpu, value);
 	pcompact_bind_all();
 	return 0;
@@ -397,10 +403,8 @@ static int pcompact_param_set_takeover(const char *val,
 	bool value;
 	int err = 0;
 
-	if (kstrtobool(val, &value)) {
-		pr_err("takeover: '%.*s' is not a boolean\n", pcompact_param_len(val), val);
+	if (pcompact_param_parse_bool("takeover", val, &value))
 		return -EINVAL;
-	}
 	/*
 	 * Module init and exit start and stop the takeover and change
 	 * pcompact_live under the parameter lock, which the caller of this
