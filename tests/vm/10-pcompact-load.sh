@@ -8,8 +8,8 @@ insmod /pc/module/pcompact.ko || fail "insmod pcompact.ko"
 
 for nid in $(nodes_with_memory); do
 	wait_for "ps -o comm | grep -qx pcompactd$nid" 10 || fail "no pcompactd$nid"
-	pid=$(ps -o pid,comm | awk -v n="pcompactd$nid" '$2 == n { print $1 }')
-	allowed=$(awk '/^Cpus_allowed_list/ { print $2 }' "/proc/$pid/status")
+	pid=$(kthread_pid pcompactd$nid)
+	allowed=$(cpus_allowed "$pid")
 	cpus=$(cat "/sys/devices/system/node/node$nid/cpulist")
 	note "pcompactd$nid pid $pid cpus_allowed $allowed node cpus ${cpus:-none}"
 	[ -z "$cpus" ] || [ "$allowed" = "$cpus" ] ||

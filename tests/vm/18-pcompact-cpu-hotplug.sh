@@ -24,9 +24,9 @@ trap 'echo 1 > $ONLINE 2>/dev/null; rmmod pcompact 2>/dev/null' EXIT
 
 insmod /pc/module/pcompact.ko interval_ms=50 || fail "insmod"
 grep -q ' pcompact:online$' $STATES || fail "no pcompact CPU hotplug state in $STATES"
-pid=$(ps -o pid,comm | awk -v t="pcompactd$nid" '$2 == t { print $1 }')
+pid=$(kthread_pid pcompactd$nid)
 [ -n "$pid" ] || fail "no pcompactd$nid"
-allowed() { awk '$1 == "Cpus_allowed_list:" { print $2 }' /proc/"$pid"/status; }
+allowed() { cpus_allowed "$pid"; }
 [ "$(allowed)" = "$cpu" ] || fail "pcompactd$nid runs on CPUs $(allowed), not node $nid's $cpu"
 
 for round in 1 2; do

@@ -7,22 +7,19 @@
 
 ALL=$(cat /sys/devices/system/cpu/possible)
 
-allowed_cpus() { awk '$1 == "Cpus_allowed_list:" { print $2 }' "/proc/$1/status"; }
-pid_of() { ps -o pid,comm | awk -v c="$1" '$2 == c { print $1 }'; }
-
 # check_binding WHAT: every node's thread is allowed its node's CPUs
 # (WHAT=node; all CPUs when the node has none) or all CPUs (WHAT=all).
 check_binding() {
 	for nid in $(nodes_with_memory); do
-		pid=$(pid_of pcompactd$nid)
+		pid=$(kthread_pid pcompactd$nid)
 		[ -n "$pid" ] || fail "no pcompactd$nid"
 		want=$ALL
 		if [ "$1" = node ]; then
 			want=$(cat /sys/devices/system/node/node$nid/cpulist)
 			[ -n "$want" ] || want=$ALL
 		fi
-		[ "$(allowed_cpus $pid)" = "$want" ] ||
-			fail "$2: pcompactd$nid may run on CPUs $(allowed_cpus $pid), want $want"
+		[ "$(cpus_allowed $pid)" = "$want" ] ||
+			fail "$2: pcompactd$nid may run on CPUs $(cpus_allowed $pid), want $want"
 	done
 }
 

@@ -40,6 +40,12 @@ drain_pcp_lists() { pcp_drain_below 4096 30; }
 # kthreads_named PATTERN: count kernel threads whose name matches PATTERN.
 kthreads_named() { ps -o comm | grep -c -E "$1"; }
 
+# kthread_pid NAME: the pid of the task called NAME (empty when none).
+kthread_pid() { ps -o pid,comm | awk -v n="$1" '$2 == n { print $1 }'; }
+
+# cpus_allowed PID: the CPUs the task may run on, as a list like 0-1,3.
+cpus_allowed() { awk '$1 == "Cpus_allowed_list:" { print $2 }' "/proc/$1/status"; }
+
 # nodes_with_memory: the node ids that have memory, one per line.
 nodes_with_memory() {
 	for n in /sys/devices/system/node/node[0-9]*; do
