@@ -6,8 +6,10 @@ TIMEOUT=400
 . /pc/tests/vm/lib.sh
 
 # Sample every 10 ms: kswapd works in bursts, and the back-off needs it in
-# two consecutive samples.
-insmod /pc/module/pcompact.ko enabled=0 interval_ms=10 || fail "insmod"
+# two consecutive samples.  A round that makes no progress defers only 40 ms
+# (max_defer_shift 2), so a node is back to compacting within a few samples.
+insmod /pc/module/pcompact.ko enabled=0 interval_ms=10 max_defer_shift=2 ||
+	fail "insmod"
 start_frag
 # Swap only now: with swap during frag's run kswapd would undo its layout.
 # A failure must not leave the pressure running or zram0 in use as swap
@@ -16,18 +18,15 @@ trap 'touch /tmp/stop-pressure; zram_swap_off' EXIT
 zram_swap 1G
 fragmented_nodes 70
 above=$ABOVE
-# fragmented_nodes puts the high threshold 4 points under the top score, but
-# swapping frag's pages out lowers a node's score by itself: a node that
-# falls under high before kswapd is seen twice has nothing to back off from
-# (7.3.4, twice: idle after 21 rounds, no back-off).  Half the lowest score
-# above keeps the nodes compacting through the pressure.
-least=100
-for nid in $above; do
-	s=$(node_stat $nid score)
-	[ "$s" -lt "$least" ] && least=$s
-done
-high=$((least / 2))
-set_wmarks $((high - 10)) $high
+# Thresholds 0/0 keep every fragmented node compacting through the pressure
+# instead of racing kswapd: with thresholds under frag's score a node could
+# compact down to idle between two of kswapd's bursts and have nothing to
+# back off from (7.3.4: idle at 34 over high 46 after 5 rounds, 8 kswapd
+# wakeups, no back-off).  Only a node whose free memory is all in whole
+# order-9 blocks scores 0, which reclaim freeing scattered 4K pages prevents
+# (with the back-off broken, a node compacted down to 1 under the pressure).
+set_wmarks 0 0
+high=0
 
 # Pressure: allocate a little more than is free, again and again, so kswapd
 # keeps swapping frag's pages out to zram.
