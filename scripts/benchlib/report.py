@@ -1014,7 +1014,10 @@ def runs_markdown(ctx, targets, run_rows, aggregated, order, like=None,
     L.append("- A run is void, and left out of the statistics, when: manual compaction left "
              f"< {validity.MANUAL_MIN_SHARE_PCT:g}% of free memory in free order-9 blocks; a "
              "node above its mechanism's high threshold at switch-on gained no free order-9 "
-             "block before the stream (the mechanism did not act in its head start); a node "
+             "block before the stream while kswapd ran (memory pressure) or while no node "
+             "gained one and the mechanism's thread ran under "
+             f"{validity.HEAD_START_ACT_MS:g} ms (it never ran: a node it deferred or "
+             "compacted in vain counts as its outcome); a node "
              f"was below score {validity.LAYOUT_MIN_SCORE} before switch-on (not fragmented: "
              "every node is fragmented explicitly, `frag --node N`, so all scenarios share "
              "the layout); another QEMU ran on the host" +

@@ -5,9 +5,12 @@ number of times) and left out of the statistics.
 
   manual_check      the manual compaction left >= 90% of free memory in
                     free order-9 blocks before the stream
-  head_start_check  every node above the mechanism's high threshold at
-                    switch-on saw the mechanism act before the stream (the
-                    unmovable case: saw it try)
+  head_start_check  the mechanism switched on ran before the stream: a
+                    node above its high threshold gained a free order-9
+                    block, or its thread did compaction work (what it then
+                    freed or deferred is its outcome), and kswapd did not
+                    reclaim while a node gained nothing (the unmovable
+                    case: its thread tried)
   layout_check      every node was fragmented (the same per-node layout
                     in every scenario: each node fragmented explicitly)
   host_check        no other QEMU on the host (unless overridden, flagged)
@@ -21,6 +24,13 @@ MANUAL_MIN_SHARE_PCT = 90.0
 # A node counts as fragmented when its score is at least this (the
 # default frag pattern gives 94-95 on a node it filled).
 LAYOUT_MIN_SCORE = 80
+# A compactor thread that ran less than this (ms) in the head start did no
+# compaction: kcompactd's and pcompactd's score checks alone take ~10 ms in
+# a whole run (6.1, kcompactd1 on an idle node: 10 ms in 76 s).
+HEAD_START_ACT_MS = 20.0
+# kswapd running this long in the head start means memory pressure: both
+# mechanisms back off from it.
+HEAD_START_KSWAPD_MS = 20.0
 
 
 def free_pages(buddy_rows):
@@ -137,8 +147,13 @@ def head_start_check(nodes, high, mechanism, cpu_ms=None, movable=True):
     """Reasons a proactive mechanism did not act in its head start.
 
     nodes: head_start() output; high: the mechanism's high threshold (None:
-    not a proactive mechanism, nothing to check).  A node above high at
-    switch-on must have gained free order-9 blocks before the stream.
+    not a proactive mechanism, nothing to check); cpu_ms: the kernel
+    threads' CPU in the head start (kthread_cpu_ms by name).  When a node
+    above high at switch-on gained no free order-9 block before the stream,
+    the run is void if kswapd ran (memory pressure, not the layout of the
+    scenario) or if no node above high gained one and the mechanism's
+    thread ran under HEAD_START_ACT_MS (it never ran); otherwise the node is
+    the mechanism's outcome.  Without a CPU record every such node voids.
     movable=False (the unmovable case, where no block can be freed and
     gaining none is the expected outcome): the mechanism's thread must have
     spent CPU in the window instead, as trying is what that case observes.
@@ -166,15 +181,32 @@ def head_start_check(nodes, high, mechanism, cpu_ms=None, movable=True):
         why = " (head start CPU: " + ", ".join(
             f"{k} {cpu_ms[k]:.0f} ms" for k in ("kcompactd", "pcompactd", "kswapd")
             if k in cpu_ms) + ")"
-    reasons = []
-    for node, n in sorted(nodes.items()):
-        if n["score_on"] > high and n["best_blocks"] <= n["blocks_on"]:
-            reasons.append(
-                f"head start: node {node} was at score {n['score_on']} (> high {high}) at "
-                f"switch-on and its free order-9 blocks never rose above {n['blocks_on']} "
-                f"before the stream (score then {n['score_alloc']}): the mechanism did not act"
-                + why)
-    return reasons
+    above = [node for node, n in sorted(nodes.items()) if n["score_on"] > high]
+    stalled = [node for node in above if nodes[node]["best_blocks"] <= nodes[node]["blocks_on"]]
+    if not stalled:
+        return []
+    thread = COMPACTOR[mechanism]
+    if cpu_ms is not None and thread in cpu_ms:
+        # What the mechanism decides is its outcome: a node it deferred, or
+        # compacted without freeing a block, counts against it.  Void are
+        # a head start under reclaim (what it measured is the back-off) and
+        # a mechanism that never ran at all.
+        if cpu_ms.get("kswapd", 0) >= HEAD_START_KSWAPD_MS:
+            return [f"head start: kswapd reclaimed before the stream and node(s) {stalled} "
+                    f"above high {high} gained no free order-9 block: the layout was under "
+                    f"memory pressure" + why]
+        if stalled == above and cpu_ms[thread] < HEAD_START_ACT_MS:
+            return [f"head start: node(s) {stalled} above high {high} gained no free order-9 "
+                    f"block and {thread} ran under {HEAD_START_ACT_MS} ms: the mechanism did "
+                    f"not act" + why]
+        return []
+    # No CPU record: each stalled node is void, as whether its mechanism
+    # ran cannot be told.
+    return [f"head start: node {node} was at score {nodes[node]['score_on']} (> high {high}) "
+            f"at switch-on and its free order-9 blocks never rose above "
+            f"{nodes[node]['blocks_on']} before the stream (score then "
+            f"{nodes[node]['score_alloc']}): the mechanism did not act" + why
+            for node in stalled]
 
 
 def layout_check(nodes, min_score=LAYOUT_MIN_SCORE):

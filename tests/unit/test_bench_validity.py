@@ -114,11 +114,36 @@ def test_head_start_picks_switch_on_and_stream_samples():
     assert nodes[0] == {"score_on": 95, "blocks_on": 3, "score_alloc": 85,
                         "blocks_alloc": 60, "best_blocks": 60}
     assert nodes[1]["best_blocks"] == 5
+    # No CPU record: whether the mechanism ran cannot be told.
     reasons = validity.head_start_check(nodes, 90, "sysctl")
     assert len(reasons) == 1 and "node 1" in reasons[0] and "did not act" in reasons[0]
+    # kswapd reclaimed: the head start was under memory pressure.
     why = validity.head_start_check(nodes, 90, "sysctl",
                                     {"kcompactd": 8.2, "pcompactd": 0, "kswapd": 950.0})
+    assert len(why) == 1 and "[1]" in why[0] and "memory pressure" in why[0]
     assert why[0].endswith("(head start CPU: kcompactd 8 ms, pcompactd 0 ms, kswapd 950 ms)")
+    # Node 0 gained blocks, so the mechanism ran; leaving node 1 alone (a
+    # deferral) is its outcome, however little CPU it used.
+    assert validity.head_start_check(nodes, 90, "sysctl",
+                                     {"kcompactd": 8.2, "pcompactd": 0, "kswapd": 0}) == []
+
+
+def test_head_start_stalled_nodes_void_only_a_mechanism_that_never_ran():
+    nodes = validity.head_start(rows({0: [(-10, 95, 3), (-0.1, 94, 3)],
+                                      1: [(-10, 93, 31), (-0.1, 94, 31)]}), -10, 0)
+    # Both nodes above high gained nothing: void only if the thread idled.
+    idle = validity.head_start_check(nodes, 90, "sysctl",
+                                     {"kcompactd": 12.0, "pcompactd": 0, "kswapd": 0})
+    assert len(idle) == 1 and "[0, 1]" in idle[0] and "did not act" in idle[0]
+    # 6.1, kernel: kcompactd worked 313 ms and freed nothing: an outcome.
+    assert validity.head_start_check(nodes, 90, "sysctl",
+                                     {"kcompactd": 313.3, "pcompactd": 0, "kswapd": 0}) == []
+    # The mechanism's own thread counts, not the other one's.
+    assert validity.head_start_check(nodes, 90, "module",
+                                     {"kcompactd": 313.3, "pcompactd": 0.5, "kswapd": 0})
+    # Under the threshold kswapd's few wakeups are not pressure.
+    assert validity.head_start_check(nodes, 90, "module",
+                                     {"kcompactd": 0, "pcompactd": 400.0, "kswapd": 5.0}) == []
     # Not proactive: nothing to check.
     assert validity.head_start_check(nodes, None, "none") == []
     assert validity.head_start_check(nodes, 90, "manual") == []
@@ -142,8 +167,10 @@ def test_head_start_unmovable_asks_for_an_attempt_not_blocks():
                                      movable=False)
     assert len(idle) == 1 and "pcompactd used no CPU" in idle[0] and "[0, 1]" in idle[0]
     assert "unknown" in validity.head_start_check(nodes, 90, "sysctl", None, movable=False)[0]
-    # The movable rule still voids the same nodes.
-    assert len(validity.head_start_check(nodes, 90, "module", {"pcompactd": 310.0})) == 2
+    # The movable rule: the thread worked, so nothing voids; without a
+    # CPU record both nodes do.
+    assert validity.head_start_check(nodes, 90, "module", {"pcompactd": 310.0}) == []
+    assert len(validity.head_start_check(nodes, 90, "module")) == 2
     below = validity.head_start(rows({0: [(-50, 60, 0)]}), -50, 0)
     assert validity.head_start_check(below, 90, "module", None, movable=False) == []
     assert validity.head_start_check(nodes, None, "none", None, movable=False) == []
