@@ -266,17 +266,27 @@ set_wmarks() {
 		fail "thresholds $1/$2 refused"
 }
 
+# top_score: the highest of pcompact's node scores.
+top_score() {
+	_top=0
+	for _n in $(nodes_with_memory); do
+		_s=$(node_stat $_n score)
+		[ "$_s" -gt "$_top" ] && _top=$_s
+	done
+	echo $_top
+}
+
 # fragmented_nodes MIN: after frag, set pcompact's thresholds just below
 # the most fragmented node's score (high = top - 4, low = high - 10, at
 # most the defaults 90/80: how far frag gets depends on where its pages
 # and the free margin land).  Sets LOW and ABOVE (the nodes above high).
+# A node's score is pcompact's last sample, up to interval_ms old, so it
+# waits for one that has seen frag's frees (6.12: a small frag was ready
+# in under 3 s and the scores still said 7).
 fragmented_nodes() {
-	top=0
-	for n in $(nodes_with_memory); do
-		s=$(node_stat $n score)
-		[ "$s" -gt "$top" ] && top=$s
-	done
-	[ "$top" -ge "$1" ] || fail "frag left every node at or below $1 (highest $top)"
+	wait_for "[ \$(top_score) -ge $1 ]" 10 ||
+		fail "frag left every node below $1 (highest $(top_score))"
+	top=$(top_score)
 	high=$((top - 4))
 	[ $high -gt 90 ] && high=90
 	LOW=$((high - 10))
