@@ -94,6 +94,14 @@ def _fmt(v):
     return f"{v:.3g}" if abs(v) < 1000 else f"{v:.0f}"
 
 
+def _ratio_text(ratio, num_name, num, den_name, den, tail=""):
+    """'R x [LO, HI] (NUM median / DEN median TAIL)' for a bootstrap_ratio
+    result and the values it was made of."""
+    return (f"{_fmt(ratio['ratio'])} x [{_fmt(ratio['lo'])}, {_fmt(ratio['hi'])}] "
+            f"({num_name} {_fmt(stats.median(num))} / {den_name} "
+            f"{_fmt(stats.median(den))}{tail})")
+
+
 def evaluate_targets(runs, seed):
     """The targets over runs: [{target, verdict, estimate, lo, hi, n,
     measured, met}], met True/False/None for met/missed/otherwise.
@@ -114,9 +122,7 @@ def evaluate_targets(runs, seed):
             b = stats.bootstrap_ratio(a, values(runs.get(nb, []), pb), seed + i)
             est, lo, hi = b["ratio"], b["lo"], b["hi"]
             n = f"{b['n_num']}/{b['n_den']}"
-            measured = (f"{_fmt(est)} x [{_fmt(lo)}, {_fmt(hi)}] "
-                        f"({na} {_fmt(stats.median(a))} / {nb} "
-                        f"{_fmt(stats.median(values(runs.get(nb, []), pb)))}; runs {n})")
+            measured = _ratio_text(b, na, a, nb, values(runs.get(nb, []), pb), f"; runs {n}")
         verdict = stats.verdict(est, lo, hi, threshold, want)
         out.append({"target": text, "verdict": verdict, "estimate": est, "lo": lo, "hi": hi,
                     "n": n, "threshold": threshold, "want": want, "measured": measured,
@@ -167,9 +173,7 @@ def evaluate_options(runs, option_names, seed):
             out.append({"option": name, "metric": text, "verdict": label,
                         "estimate": est, "lo": lo, "hi": hi,
                         "n": f"{r['n_num']}/{r['n_den']}",
-                        "measured": f"{_fmt(est)} x [{_fmt(lo)}, {_fmt(hi)}] ({name} "
-                                    f"{_fmt(stats.median(a))} / {OPTION_BASE} "
-                                    f"{_fmt(stats.median(b))})"})
+                        "measured": _ratio_text(r, name, a, OPTION_BASE, b)})
     return out
 
 
