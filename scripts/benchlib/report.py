@@ -1012,12 +1012,8 @@ def runs_markdown(ctx, targets, run_rows, aggregated, order, like=None,
              f"order (every round runs each scenario once, shuffled; seed {ctx['seed']}); "
              f"a run that fails or is void is retried at most {ctx['retries']} time(s)")
     L.append("- A run is void, and left out of the statistics, when: manual compaction left "
-             f"< {validity.MANUAL_MIN_SHARE_PCT:g}% of free memory in free order-9 blocks; a "
-             "node above its mechanism's high threshold at switch-on gained no free order-9 "
-             "block before the stream while kswapd ran (memory pressure) or while no node "
-             "gained one and the mechanism's thread ran under "
-             f"{validity.HEAD_START_ACT_MS:g} ms (it never ran: a node it deferred or "
-             "compacted in vain counts as its outcome); a node "
+             f"< {validity.MANUAL_MIN_SHARE_PCT:g}% of free memory in free order-9 blocks; "
+             + validity.HEAD_START_RULE_TEXT[ctx.get("head_start_rule", 1)] + "; a node "
              f"was below score {validity.LAYOUT_MIN_SCORE} before switch-on (not fragmented: "
              "every node is fragmented explicitly, `frag --node N`, so all scenarios share "
              "the layout); another QEMU ran on the host" +

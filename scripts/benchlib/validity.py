@@ -139,6 +139,21 @@ def head_start(rows, t_on, t_alloc):
     return out
 
 
+# Which head-start rule a run was judged by, recorded in run.json: 1 voided
+# every node above high that gained no block; 2 (from 2026-11-23) only
+# under reclaim or when the mechanism never ran.  Reports describe the rule
+# their runs were judged by (HEAD_START_RULE_TEXT).
+HEAD_START_RULE = 2
+HEAD_START_RULE_TEXT = {
+    1: "a node above its mechanism's high threshold at switch-on gained no free order-9 "
+       "block before the stream (the mechanism did not act in its head start)",
+    2: "a node above its mechanism's high threshold at switch-on gained no free order-9 "
+       "block before the stream while kswapd ran (memory pressure) or while no node gained "
+       f"one and the mechanism's thread ran under {HEAD_START_ACT_MS:g} ms (it never ran: a "
+       "node it deferred or compacted in vain counts as its outcome)",
+}
+
+
 # The thread through which each proactive mechanism acts.
 COMPACTOR = {"sysctl": "kcompactd", "module": "pcompactd"}
 

@@ -193,3 +193,12 @@ def test_host_check():
     assert validity.host_check(0, False) == []
     assert validity.host_check(2, True) == []
     assert "2 other QEMU" in validity.host_check(2, False)[0]
+
+
+def test_report_states_the_head_start_rule_its_runs_were_judged_by():
+    from benchlib import report
+    ctx = {"runs": 5, "seed": 1, "retries": 1}
+    old = report.runs_markdown(ctx, [], [], {}, [])
+    assert "did not act in its head start" in old and "never ran" not in old
+    new = report.runs_markdown(dict(ctx, head_start_rule=2), [], [], {}, [])
+    assert "never ran" in new and "kswapd ran" in new
