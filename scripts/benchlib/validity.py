@@ -177,9 +177,9 @@ def head_start_check(nodes, high, mechanism, cpu_ms=None, movable=True):
         return []
     if not nodes:
         return ["head start: no score samples between switch-on and the stream"]
+    above = [node for node, n in sorted(nodes.items()) if n["score_on"] > high]
+    thread = COMPACTOR[mechanism]
     if not movable:
-        above = [node for node, n in sorted(nodes.items()) if n["score_on"] > high]
-        thread = COMPACTOR[mechanism]
         if not above:
             return []
         if cpu_ms is None or thread not in cpu_ms:
@@ -189,6 +189,9 @@ def head_start_check(nodes, high, mechanism, cpu_ms=None, movable=True):
             return [f"head start: nodes {above} above high {high} and {thread} used no CPU "
                     f"in the window: the mechanism did not try"]
         return []
+    stalled = [node for node in above if nodes[node]["best_blocks"] <= nodes[node]["blocks_on"]]
+    if not stalled:
+        return []
     # Why not: the CPU the compactors and kswapd used in the head start
     # (the kernel's proactive compaction backs off while kswapd runs).
     why = ""
@@ -196,11 +199,6 @@ def head_start_check(nodes, high, mechanism, cpu_ms=None, movable=True):
         why = " (head start CPU: " + ", ".join(
             f"{k} {cpu_ms[k]:.0f} ms" for k in ("kcompactd", "pcompactd", "kswapd")
             if k in cpu_ms) + ")"
-    above = [node for node, n in sorted(nodes.items()) if n["score_on"] > high]
-    stalled = [node for node in above if nodes[node]["best_blocks"] <= nodes[node]["blocks_on"]]
-    if not stalled:
-        return []
-    thread = COMPACTOR[mechanism]
     if cpu_ms is not None and thread in cpu_ms:
         # What the mechanism decides is its outcome: a node it deferred, or
         # compacted without freeing a block, counts against it.  Void are
