@@ -62,22 +62,25 @@ node_stat() { cat "$PC_SYS/node$1/$2"; }
 # node_stat_sum NAME: one pcompact node counter summed over every node.
 node_stat_sum() { cat "$PC_SYS"/node*/"$1" | awk '{ s += $1 } END { print s }'; }
 
-# unusable_index NID ZONE ORDER: the kernel's unusable index (debugfs) of a
-# zone at an order, times 100 and truncated, as an integer.
+# unusable_indexes ORDER: "NID ZONE INDEX" for every zone, INDEX the kernel's
+# unusable index (debugfs) at ORDER, times 100 and truncated, as an integer.
+unusable_indexes() {
+	awk -v o="$1" 'NF > 4 {
+		sub(",", "", $2); split($(5 + o), v, ".")
+		print $2, $4, v[1] * 100 + int(substr(v[2], 1, 2))
+	}' /sys/kernel/debug/extfrag/unusable_index
+}
+
+# unusable_index NID ZONE ORDER: one zone's, as unusable_indexes.
 unusable_index() {
-	awk -v n="Node $1," -v z="$2" -v o="$3" '
-		index($0, n) == 1 && $4 == z { split($(5 + o), v, "."); print v[1] * 100 + int(substr(v[2], 1, 2)) }
-	' /sys/kernel/debug/extfrag/unusable_index
+	unusable_indexes "$3" | awk -v n="$1" -v z="$2" '$1 == n && $2 == z { print $3 }'
 }
 
 # highest_unusable_index ORDER: the highest unusable index (x100) at ORDER
 # of the zones other than DMA (too small to matter).  At order 9 it is the
 # kernel's extfrag for proactive compaction, so a node scores at most this.
 highest_unusable_index() {
-	awk -v o="$1" '$4 != "DMA" && NF > 4 {
-		split($(5 + o), v, "."); x = v[1] * 100 + int(substr(v[2], 1, 2))
-		if (x > m) m = x
-	} END { print m + 0 }' /sys/kernel/debug/extfrag/unusable_index
+	unusable_indexes "$1" | awk '$2 != "DMA" && $3 > m { m = $3 } END { print m + 0 }'
 }
 
 # start_frag ARGS...: run frag in the background until it is ready; sets
