@@ -3,7 +3,8 @@
  * pcompact core: module lifetime and the per-node pcompactd threads.
  *
  * One kthread per NUMA node with memory, named pcompactd<N> like the
- * kernel's kcompactd<N>, bound to the node's CPUs and freezable.  Every
+ * kernel's kcompactd<N>, freezable, on any CPU or (any_cpu=N) bound to its
+ * node's CPUs as kcompactd is.  Every
  * interval it samples the node's fragmentation score; above the high
  * threshold it compacts until the score is at or below the low one (the
  * flow of seed 000's proactive kcompactd), backing off while kswapd
@@ -238,11 +239,12 @@ static void pcompactd_sample(struct pcompact_node *pn, bool *compacting)
 }
 
 /*
- * Where a node's pcompactd runs: on its node's CPUs, as kcompactd, so its
- * reads of struct pages and the copies it causes stay local; with any_cpu,
- * or while the node has no online CPU, wherever kernel threads may run, so
- * a node whose CPUs are busy is compacted with idle time elsewhere.  Takes
- * no lock: the caller holds pcompact_nodes_lock or owns @task.
+ * Where a node's pcompactd runs: with any_cpu, or while the node has no
+ * online CPU, wherever kernel threads may run, so a node whose CPUs are busy
+ * (often with the allocations that need the blocks) is compacted with idle
+ * time elsewhere; without, on its node's CPUs, as kcompactd, so its reads of
+ * struct pages and the copies it causes stay local.  Takes no lock: the
+ * caller holds pcompact_nodes_lock or owns @task.
  */
 static void pcompact_bind_thread(int nid, struct task_struct *task, bool any_cpu)
 {

@@ -91,13 +91,28 @@ ALL += [
              "pcompact.ko proactiveness=20 reserve_ms=2000: demand starts rounds below high",
              "reserve_ms=2000", "reserve_rounds"),
 ]
-# Issue 13's idle CPUs: `scripts/bench --scenarios kernel,pcompact,pcompact-anycpu`
+# Issue 13's idle CPUs: `scripts/bench --scenarios kernel,pcompact,pcompact-nodecpu`
 # (the 2 nodes x 1 CPU shape, where each node's compactor shares the
-# allocating CPU or idles on the other).
+# allocating CPU or idles on the other).  any_cpu is Y by default since
+# the runs of results/anycpu/ (made while it was N, with pcompact-anycpu);
+# pcompact-nodecpu is the binding it replaced.
 ALL += [
     Scenario("pcompact-anycpu", "module", 20, ("khugehog", "thp"),
              "pcompact.ko proactiveness=20 any_cpu=1: each pcompactd may run on any CPU",
              "any_cpu=1"),
+    Scenario("pcompact-nodecpu", "module", 20, ("khugehog", "thp"),
+             "pcompact.ko proactiveness=20 any_cpu=0: each pcompactd on its node's CPUs, "
+             "as kcompactd",
+             "any_cpu=0"),
+]
+# Issue 13's engine choice: `scripts/bench --scenarios
+# kernel,pcompact,pcompact-nodesysfs`, pcompact's loop driving the kernel's
+# own compaction of the node (its two scanners) instead of emptying blocks.
+ALL += [
+    Scenario("pcompact-nodesysfs", "module", 20, ("khugehog", "thp"),
+             "pcompact.ko proactiveness=20 engine=node-sysfs: each round is the kernel's "
+             "full compaction of the node",
+             "engine=node-sysfs"),
 ]
 SWEEP_SCENARIOS = ["sweep-vanilla", "sweep-kernel", "sweep-pcompact",
                    "gfp-vanilla", "gfp-kernel", "gfp-pcompact",

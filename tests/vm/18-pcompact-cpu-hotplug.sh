@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
-# pcompactd<N> runs on node N's CPUs, and is bound to them again when one
-# comes back online after the node had none (the scheduler widened its CPUs
-# meanwhile), as the kernel does for kcompactd; with any_cpu it stays free to
-# run anywhere.  The CPU hotplug state goes away with the module.
+# With any_cpu=0 pcompactd<N> runs on node N's CPUs, and is bound to them
+# again when one comes back online after the node had none (the scheduler
+# widened its CPUs meanwhile), as the kernel does for kcompactd; with
+# any_cpu it stays free to run anywhere.  The CPU hotplug state goes away with the module.
 . /pc/tests/vm/lib.sh
 
 STATES=/sys/devices/system/cpu/hotplug/states
@@ -22,7 +22,7 @@ done
 ONLINE=/sys/devices/system/cpu/cpu$cpu/online
 trap 'echo 1 > $ONLINE 2>/dev/null; rmmod pcompact 2>/dev/null' EXIT
 
-insmod /pc/module/pcompact.ko interval_ms=50 || fail "insmod"
+insmod /pc/module/pcompact.ko interval_ms=50 any_cpu=0 || fail "insmod"
 grep -q ' pcompact:online$' $STATES || fail "no pcompact CPU hotplug state in $STATES"
 pid=$(kthread_pid pcompactd$nid)
 [ -n "$pid" ] || fail "no pcompactd$nid"

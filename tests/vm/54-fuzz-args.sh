@@ -180,7 +180,7 @@ defaults() {
 	echo 500 > $PC_PARAM/interval_ms
 	echo 0 > $PC_PARAM/stall_wake_ms
 	echo 0 > $PC_PARAM/reserve_ms
-	echo 0 > $PC_PARAM/any_cpu
+	echo 1 > $PC_PARAM/any_cpu
 	echo 6 > $PC_PARAM/max_defer_shift
 	echo 0 > $PC_PARAM/quota_ms
 	echo contig > $PC_PARAM/engine

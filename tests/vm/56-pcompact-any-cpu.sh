@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
-# any_cpu: each node's pcompactd may run only on its node's CPUs (as
-# kcompactd) until any_cpu is set, then on every CPU kernel threads may use
-# (every possible CPU here: no isolcpus), and back when it is cleared; given
-# at load it applies from the start.
+# any_cpu: each node's pcompactd may run on every CPU kernel threads may use
+# (every possible CPU here: no isolcpus) by default, only on its node's CPUs
+# (as kcompactd) once any_cpu is cleared, and on all again when it is set;
+# given at load it applies from the start.
 . /pc/tests/vm/lib.sh
 
 ALL=$(cat /sys/devices/system/cpu/possible)
@@ -24,19 +24,19 @@ check_binding() {
 }
 
 insmod /pc/module/pcompact.ko || fail "insmod"
-check_binding node "default"
-echo 1 > $PC_PARAM/any_cpu || fail "any_cpu=1 refused"
-check_binding all "any_cpu set at runtime"
+check_binding all "default"
 echo 0 > $PC_PARAM/any_cpu || fail "any_cpu=0 refused"
 check_binding node "any_cpu cleared at runtime"
+echo 1 > $PC_PARAM/any_cpu || fail "any_cpu=1 refused"
+check_binding all "any_cpu set at runtime"
 rmmod pcompact || fail "rmmod"
 
-insmod /pc/module/pcompact.ko any_cpu=1 || fail "insmod any_cpu=1"
-check_binding all "any_cpu=1 at load"
+insmod /pc/module/pcompact.ko any_cpu=0 || fail "insmod any_cpu=0"
+check_binding node "any_cpu=0 at load"
 # A node restarted by nodes= starts where any_cpu says.
 echo 0 > $PC_PARAM/nodes || fail "nodes=0"
 echo all > $PC_PARAM/nodes || fail "nodes=all"
-check_binding all "after restarting the threads"
+check_binding node "after restarting the threads"
 rmmod pcompact || fail "rmmod"
-note "threads follow any_cpu: node CPUs by default, all $ALL when set"
+note "threads follow any_cpu: all $ALL by default, node CPUs when cleared"
 check_dmesg_clean
