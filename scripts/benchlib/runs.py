@@ -8,7 +8,7 @@ load, other VMs, void reasons).  A run counts when its status is "ok" and
 no validity check voided it.
 """
 
-from . import metrics, stats
+from . import metrics, scenarios, stats
 
 RUN_KEYS = ("run", "attempt", "status", "void", "reason", "wall_s", "host_load",
             "other_vms", "dir", "position")
@@ -52,9 +52,15 @@ def lookup(summary, path):
     return summary if _number(summary) else None
 
 
+def metric(summary, path):
+    """A run's metric: the number at path, or what path (a function of the
+    summary) makes of it."""
+    return path(summary) if callable(path) else lookup(summary, path)
+
+
 def values(runs, path):
     """The metric at path of every counting run."""
-    return [v for v in (lookup(r, path) for r in runs if counts(r)) if v is not None]
+    return [v for v in (metric(r, path) for r in runs if counts(r)) if v is not None]
 
 
 LAT = ("khugehog", "latency")
@@ -86,6 +92,71 @@ TARGETS = [
 ]
 
 
+# Issue 13's rate sweep.  A step is sustained when at most 5% of its
+# attempts failed or took SWEEP_LIMIT_US or more (its p95, counting a failed
+# allocation as a slow one).
+SWEEP_LIMIT_US = 100.0
+SWEEP_SLOW_MAX_PCT = 5.0
+
+
+def sweep_offered_rate(step):
+    """Allocations per second a sweep step offered: 1e6 / delay_us, or for
+    the back-to-back step (delay 0) the rate it achieved; None unknown."""
+    delay = step.get("delay_us")
+    if delay:
+        return 1e6 / delay
+    count, alloc_s = step.get("count"), step.get("alloc_s")
+    return count / alloc_s if count and alloc_s else None
+
+
+def sweep_step_sustained(step):
+    """Whether a sweep step kept 95% of its attempts under SWEEP_LIMIT_US;
+    None when the step has no counts."""
+    count, failures = step.get("count"), step.get("failures") or 0
+    share = step.get("over_100us_pct")
+    if not _number(count) or not _number(share) or count + failures == 0:
+        return None
+    slow = count * share / 100.0 + failures
+    return 100.0 * slow / (count + failures) <= SWEEP_SLOW_MAX_PCT
+
+
+def sustainable_rate(summary):
+    """The highest offered rate (allocations/s) of a run's rate sweep whose
+    step was sustained; 0 when none was, None for a run without sweep steps."""
+    best = None
+    for name, step in summary.items():
+        if not (name.startswith("sweep") and isinstance(step, dict)):
+            continue
+        best = best or 0.0
+        rate = sweep_offered_rate(step)
+        if rate and sweep_step_sustained(step):
+            best = max(best, rate)
+    return best
+
+
+def _sweep_label(delay_us):
+    return "back to back" if not delay_us else f"delay {delay_us} us ({1e6 / delay_us:g}/s)"
+
+
+SWEEP_TARGETS = [
+    ("sweep: pcompact sustainable rate >= 2 x kernel's (highest offered rate with p95 "
+     f"< {SWEEP_LIMIT_US:g} us, failures counted as slow)",
+     ("sweep-pcompact", sustainable_rate), ("sweep-kernel", sustainable_rate), 2.0, "ge"),
+] + [
+    (f"sweep {_sweep_label(d)}: pcompact {text} <= 0.5 x kernel's",
+     ("sweep-pcompact", (f"sweep{d}",) + path), ("sweep-kernel", (f"sweep{d}",) + path),
+     0.5, "le")
+    for d in scenarios.SWEEP_DELAYS_US
+    for text, path in (("mean", ("latency", "mean_us")),
+                       ("share over 100 us", ("over_100us_pct",)))
+]
+
+# The scenarios each list of targets is about: a list is evaluated when one
+# of its scenarios ran (the drain's also when nothing else did).
+DRAIN_TARGET_SCENARIOS = {"vanilla", "kernel", "pcompact", "manual", "pcompact-p80"}
+SWEEP_TARGET_SCENARIOS = {"sweep-kernel", "sweep-pcompact"}
+
+
 def _fmt(v):
     if v is None:
         return "n/a"
@@ -107,19 +178,28 @@ def evaluate_targets(runs, seed):
     measured, met}], met True/False/None for met/missed/otherwise.
 
     runs: {scenario: [run summaries]}; seed: the bootstrap's seed (each
-    target gets seed + its index, so adding a target changes no other).
+    target gets seed + its index, the sweep's seed + 100 + theirs, so adding
+    a target changes no other).  The drain's TARGETS are evaluated when one
+    of their scenarios ran or no sweep did, SWEEP_TARGETS when the sweep's
+    did.
     """
+    ran = {n for n, rs in runs.items() if rs}
+    lists = []
+    if ran & DRAIN_TARGET_SCENARIOS or not ran & SWEEP_TARGET_SCENARIOS:
+        lists += [(seed + i, t) for i, t in enumerate(TARGETS)]
+    if ran & SWEEP_TARGET_SCENARIOS:
+        lists += [(seed + 100 + i, t) for i, t in enumerate(SWEEP_TARGETS)]
     out = []
-    for i, (text, (na, pa), den, threshold, want) in enumerate(TARGETS):
+    for target_seed, (text, (na, pa), den, threshold, want) in lists:
         a = values(runs.get(na, []), pa)
         if den is None:
-            b = stats.bootstrap_median(a, seed + i)
+            b = stats.bootstrap_median(a, target_seed)
             est, lo, hi = b["median"], b["lo"], b["hi"]
             n = f"{b['n']}"
             measured = f"median {_fmt(est)} [{_fmt(lo)}, {_fmt(hi)}] over {n} runs"
         else:
             nb, pb = den
-            b = stats.bootstrap_ratio(a, values(runs.get(nb, []), pb), seed + i)
+            b = stats.bootstrap_ratio(a, values(runs.get(nb, []), pb), target_seed)
             est, lo, hi = b["ratio"], b["lo"], b["hi"]
             n = f"{b['n_num']}/{b['n_den']}"
             measured = _ratio_text(b, na, a, nb, values(runs.get(nb, []), pb), f"; runs {n}")
