@@ -17,10 +17,11 @@
  * moved out of block A often lands in a hole of block B, the next to go, and
  * moves again).  And the fixed cost of a call (draining every CPU's lists,
  * an expedited RCU grace period) is paid once per run instead of per block.
- * A run is cut to what the target and the free-memory headroom allow, and
- * to a few megabytes when the kernel zeroes every page it hands out
- * (init_on_alloc), because alloc_contig_range() then clears the whole range
- * without a reschedule point.
+ * Runs are cut into units of at most run_max_mb, and of a few megabytes when
+ * the kernel zeroes every page it hands out (init_on_alloc), because
+ * alloc_contig_range() then clears the whole range without a reschedule
+ * point; a unit is cut further to what the target and the free-memory
+ * headroom allow.
  *
  * The zone is read a window at a time, from where the last round stopped,
  * so the cost of a round follows the blocks it needs, not the size of the
@@ -83,14 +84,8 @@ struct pcompact_unit {
 struct pcompact_scan {
 	struct zone *zone;
 	bool unevictable_ok;	/* vm.compact_unevictable_allowed */
+	unsigned long run_max_pairs;	/* the longest run one call empties */
 };
-
-/*
- * The longest run emptied in one call: 64 pairs, 256 MB on x86.  Longer runs
- * mean fewer pages moved twice and fewer all-CPU drains; the target and the
- * free-memory room cut a run down anyway.
- */
-#define PCOMPACT_RUN_MAX_PAIRS		64
 
 /*
  * The longest run when every allocated page is zeroed (init_on_alloc=1, as
@@ -98,7 +93,7 @@ struct pcompact_scan {
  * returns, with no reschedule point, so 16 MB keeps that to a couple of
  * milliseconds where 256 MB would be tens.
  */
-#define PCOMPACT_RUN_MAX_PAIRS_ZEROING	4
+#define PCOMPACT_RUN_MAX_PAIRS_ZEROING	4UL
 
 /*
  * Pairs read per window: 1 GB on x86.  Blocks are chosen cheapest first
@@ -124,6 +119,21 @@ struct pcompact_scan {
 #define PCOMPACT_PAIR_PAGES		(pageblock_nr_pages << 1)
 
 #define PCOMPACT_UNEVICTABLE_SYSCTL	"/proc/sys/vm/compact_unevictable_allowed"
+
+/*
+ * The longest run one call empties, in pairs: run_max_mb (longer runs move
+ * fewer pages twice and drain every CPU's lists less often; shorter ones
+ * give blocks back sooner), capped while the kernel zeroes allocations.
+ */
+static unsigned long pcompact_run_max_pairs(void)
+{
+	unsigned long pages = (unsigned long)READ_ONCE(pcompact_run_max_mb) << (20 - PAGE_SHIFT);
+	unsigned long pairs = max(pages / PCOMPACT_PAIR_PAGES, 1UL);
+
+	if (pcompact_init_on_alloc())
+		pairs = min(pairs, PCOMPACT_RUN_MAX_PAIRS_ZEROING);
+	return pairs;
+}
 
 static unsigned long pcompact_migrated_events(void)
 {
@@ -349,8 +359,8 @@ static int pcompact_should_stop(struct pcompact_round *round, struct zone *zone,
 
 /*
  * Collect the units worth emptying in the window of @nr_pairs pairs at @pfn,
- * cheapest per block first: runs of adjacent movable pairs, at most
- * PCOMPACT_RUN_MAX_PAIRS long, and single movable blocks.  Returns how many
+ * cheapest per block first: runs of adjacent movable pairs, cut into units of
+ * at most one call's length, and single movable blocks.  Returns how many
  * (at most PCOMPACT_WINDOW_UNITS), or -1 when the round must stop.
  */
 static long pcompact_collect_window(const struct pcompact_scan *scan,
@@ -375,7 +385,7 @@ static long pcompact_collect_window(const struct pcompact_scan *scan,
 				list[n++] = run;
 			run.nr_blocks = 0;
 		} else {
-			if (run.nr_blocks == 2 * PCOMPACT_RUN_MAX_PAIRS) {
+			if (run.nr_blocks == 2 * scan->run_max_pairs) {
 				list[n++] = run;
 				run.nr_blocks = 0;
 			}
@@ -532,9 +542,7 @@ static bool pcompact_empty_window(const struct pcompact_scan *scan,
 				  struct pcompact_unit *units, long n,
 				  struct pcompact_round *round, u64 *kswapd_since)
 {
-	unsigned long max_blocks = 2 * (pcompact_init_on_alloc() ?
-					PCOMPACT_RUN_MAX_PAIRS_ZEROING :
-					PCOMPACT_RUN_MAX_PAIRS);
+	unsigned long max_blocks = 2 * scan->run_max_pairs;
 	struct zone *zone = scan->zone;
 	long i;
 
@@ -591,6 +599,7 @@ static void pcompact_engine_contig_zone(struct pcompact_round *round,
 	struct pcompact_scan scan = {
 		.zone = zone,
 		.unevictable_ok = round->unevictable_ok,
+		.run_max_pairs = pcompact_run_max_pairs(),
 	};
 	unsigned long nr_pairs, read = 0;
 	u64 kswapd_since = 0;

@@ -295,6 +295,21 @@ MODULE_PARM_DESC(quota_ms,
 		 "Compaction time per node in ms per second, 0..1000, 0 = no limit (default: 0)");
 
 /*
+ * run_max_mb - the longest range of memory one alloc_contig_range() call
+ * empties, in MB, rounded down to whole pairs of pageblocks (4 MB on x86),
+ * at least one.  4..1024, default 256.  While the kernel zeroes every
+ * allocation (init_on_alloc) a call takes at most 16 MB whatever this says:
+ * it clears the whole range with no reschedule point.  A whole run is
+ * isolated until its call returns, so shorter runs give blocks back sooner
+ * and hold the CPU less per call; longer ones move fewer pages twice and
+ * drain every CPU's page lists less often.
+ */
+unsigned int pcompact_run_max_mb = 256;
+PCOMPACT_RANGE_PARAM(run_max_mb, pcompact_run_max_mb, 4, 1024);
+MODULE_PARM_DESC(run_max_mb,
+		 "Longest range one call empties in MB, 4..1024, 16 at most with init_on_alloc (default: 256)");
+
+/*
  * engine - how blocks are emptied: "contig" (default; exported functions
  * only, safe with IBT), "node-sysfs" (the kernel's full compaction of the
  * node through /sys/devices/system/node/nodeN/compact), or "kallsyms"

@@ -134,6 +134,7 @@ extern int pcompact_wmark_high;
 extern unsigned int pcompact_order;
 extern unsigned int pcompact_max_defer_shift;
 extern unsigned int pcompact_quota_ms;
+extern unsigned int pcompact_run_max_mb;
 extern int pcompact_engine;
 extern bool pcompact_takeover;
 extern nodemask_t pcompact_nodemask;

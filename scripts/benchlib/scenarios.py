@@ -117,6 +117,16 @@ ALL += [
              "full compaction of the node",
              "engine=node-sysfs"),
 ]
+# Issue 13's short calls: `scripts/bench --scenarios kernel,pcompact,pcompact-run16`,
+# each alloc_contig_range() call at most 16 MB (as with init_on_alloc=1)
+# instead of 256 MB, so emptied blocks come back while the stream runs.
+ALL += [
+    Scenario("pcompact-run16", "module", 20, ("khugehog", "thp"),
+             "pcompact.ko proactiveness=20 run_max_mb=16: calls of at most 16 MB",
+             "run_max_mb=16"),
+    Scenario("sweep-pcompact-run16", "module", 20, SWEEP,
+             "rate sweep, pcompact (20) run_max_mb=16", "run_max_mb=16"),
+]
 SWEEP_SCENARIOS = ["sweep-vanilla", "sweep-kernel", "sweep-pcompact",
                    "gfp-vanilla", "gfp-kernel", "gfp-pcompact",
                    "bursts-vanilla", "bursts-kernel", "bursts-pcompact"]

@@ -5,7 +5,7 @@
 . /pc/tests/vm/lib.sh
 
 KO=/pc/module/pcompact.ko
-PARAMS="enabled proactiveness wmark_low wmark_high order interval_ms stall_wake_ms reserve_ms any_cpu max_defer_shift quota_ms engine nodes takeover"
+PARAMS="enabled proactiveness wmark_low wmark_high order interval_ms stall_wake_ms reserve_ms any_cpu max_defer_shift quota_ms run_max_mb engine nodes takeover"
 # name|value pairs that must be refused, one per line.
 BAD="enabled|maybe
 enabled|
@@ -41,6 +41,11 @@ max_defer_shift|-1
 quota_ms|1001
 quota_ms|-1
 quota_ms|1e3
+run_max_mb|3
+run_max_mb|1025
+run_max_mb|0
+run_max_mb|-256
+run_max_mb|4M
 engine|turbo
 engine|
 engine|kallsyms

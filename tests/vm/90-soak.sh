@@ -136,7 +136,8 @@ nonode=$(( $(sed 's/.*[-,]//' /sys/devices/system/node/possible) + 1 ))
 		16) p=order v=$((8 + RANDOM % 3)) ;;
 		17) p=reserve_ms v=$(((RANDOM % 2) * (RANDOM % 10001))) ;;
 		18) p=stall_wake_ms v=$(((RANDOM % 2) * (RANDOM % 1001))) ;;
-		19) p=any_cpu v=$((RANDOM % 2)) ;;
+		19) if [ $((RANDOM % 2)) = 0 ]; then p=any_cpu v=$((RANDOM % 2))
+		    else p=run_max_mb v=$((4 + RANDOM % 1021)); fi ;;
 		20) p=proactiveness v=$((101 + RANDOM % 1000)) ;;
 		21) p=interval_ms v=$((RANDOM % 10)) ;;
 		22) p=nodes v=$((nonode + RANDOM % 100)) ;;
