@@ -25,8 +25,7 @@ else
 	LOW=${LOW:-20}
 	high=$((LOW + 10))
 fi
-echo "$high" > $PC_PARAM/wmark_high || fail "wmark_high"
-echo "$LOW" > $PC_PARAM/wmark_low || fail "wmark_low"
+set_wmarks "$LOW" "$high"
 scores=""
 for nid in $(nodes_with_memory); do scores="$scores$(node_stat $nid score)/"; done
 T=/sys/kernel/tracing
