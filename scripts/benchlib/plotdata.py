@@ -87,7 +87,9 @@ SWEEP_COLUMNS = ["scenario", "workload", "offered_per_s", "p50_us", "p95_us",
 
 def load_sweep(path):
     """streams.csv -> {scenario: [points sorted by offered rate]}, sweep rows
-    only (workload sweepD), rows missing a number left out."""
+    only (workload sweepD), rows missing a number left out.  A point's
+    back_to_back is true for the step without a delay, whose rate is the one
+    it achieved, not one offered."""
     rows = csvio.read_table(path, SWEEP_COLUMNS,
                             optional_numeric=("offered_per_s", "p50_us", "p95_us",
                                               "over_100us_pct"))
@@ -97,6 +99,7 @@ def load_sweep(path):
             continue
         if any(r.get(k) is None for k in SWEEP_COLUMNS[2:]):
             continue
+        r["back_to_back"] = r["workload"] == "sweep0"
         out.setdefault(r["scenario"], []).append(r)
     for points in out.values():
         points.sort(key=lambda p: p["offered_per_s"])

@@ -344,6 +344,9 @@ def test_sweep_workloads_become_stream_rows_and_a_plot(tmp_path):
         "plot_sweep", os.path.join(HERE, "..", "..", "scripts", "plot_sweep.py"))
     plot = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(plot)
+    from benchlib import plotdata
+    points = plotdata.load_sweep(str(path))[s.name]
+    assert [p["back_to_back"] for p in points] == [True, False]
     out = tmp_path / "sweep.png"
     assert plot.main(["--input", f"sweep={path}", "--out", str(out)]) == 0
     assert out.stat().st_size > 1000
