@@ -153,8 +153,12 @@ SWEEP_TARGETS = [
 
 # The scenarios each list of targets is about: a list is evaluated when one
 # of its scenarios ran (the drain's also when nothing else did).
-DRAIN_TARGET_SCENARIOS = {"vanilla", "kernel", "pcompact", "manual", "pcompact-p80"}
-SWEEP_TARGET_SCENARIOS = {"sweep-kernel", "sweep-pcompact"}
+def _target_scenarios(targets):
+    return {t[1][0] for t in targets} | {t[2][0] for t in targets if t[2]}
+
+
+DRAIN_TARGET_SCENARIOS = _target_scenarios(TARGETS)
+SWEEP_TARGET_SCENARIOS = _target_scenarios(SWEEP_TARGETS)
 
 
 def _fmt(v):
@@ -319,8 +323,7 @@ def stream_rows(standing):
             lat = m.get("latency") or {}
             delay = m.get("delay_us") or 0
             alloc_s = m.get("alloc_s")
-            offered = 1e6 / delay if delay else (
-                m.get("count") / alloc_s if alloc_s and m.get("count") else None)
+            offered = sweep_offered_rate(m)
             rows.append([name, w, m.get("gfp"), delay, offered, len(valid), m.get("count"),
                          m.get("failures"), lat.get("p50_us"), lat.get("p95_us"),
                          lat.get("mean_us"), m.get("over_100us_pct"), alloc_s])
