@@ -32,7 +32,7 @@ sleep 30	# the measurement window itself, not a wait for an event
 t1=$(cpu_ticks)
 r1=$(rounds_at)
 for nid in $nodes; do
-	note "node $nid: score $(node_stat $nid score) state $(node_stat $nid state) rounds $(node_stat $nid rounds) deferrals $(node_stat $nid deferrals) blocks_freed $(node_stat $nid blocks_freed) skipped_unmovable $(node_stat $nid skipped_unmovable) skipped_type $(node_stat $nid skipped_type) failed $(node_stat $nid failed_blocks)"
+	note "node $nid: $(node_summary $nid) skipped_unmovable $(node_stat $nid skipped_unmovable) skipped_type $(node_stat $nid skipped_type)"
 	# A pinned block is passed over for its UNMOVABLE pageblock type (the
 	# order-9 GFP_KERNEL allocation claimed the block) or for its pages.
 	[ $(($(node_stat $nid skipped_unmovable) + $(node_stat $nid skipped_type))) -gt 100 ] ||

@@ -17,13 +17,14 @@ fragmented_nodes 20
 echo 0 > $PC_PARAM/wmark_low || fail "wmark_low 0"
 T=/sys/kernel/tracing
 echo 1 > $T/events/pcompact/pcompact_range/enable
+echo 1 > $T/events/pcompact/pcompact_round_end/enable
 echo 1 > $PC_PARAM/enabled
 for nid in $ABOVE; do
-	wait_for "[ \$(node_stat $nid deferrals) -ge 1 ] || [ \$(node_stat $nid score) = 0 ]" 300 ||
-		fail "node $nid: no round ran out of work in 300 s (score $(node_stat $nid score))"
+	wait_compaction_end $nid 0
 done
 echo 0 > $PC_PARAM/enabled
 echo 0 > $T/events/pcompact/pcompact_range/enable
+echo 0 > $T/events/pcompact/pcompact_round_end/enable
 calls=$(grep -c 'pcompact_range:' $T/trace)
 empty=$(grep 'pcompact_range:' $T/trace | grep -c ' in_use=0 ')
 freed=$(node_stat_sum blocks_freed)

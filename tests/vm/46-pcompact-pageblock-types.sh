@@ -50,8 +50,7 @@ done
 echo 0 > $PC_PARAM/wmark_low || fail "wmark_low 0"
 echo 1 > $PC_PARAM/enabled
 for nid in $ABOVE; do
-	wait_for "[ \$(node_stat $nid deferrals) -ge 1 ] || [ \$(node_stat $nid score) = 0 ]" 300 ||
-		fail "node $nid: no round ran out of work in 300 s"
+	wait_compaction_end $nid 0
 done
 echo 0 > $PC_PARAM/enabled
 for nid in $ABOVE; do

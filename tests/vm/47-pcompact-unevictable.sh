@@ -16,8 +16,7 @@ grep -q 'mlock=1' "$FRAG_OUT" || fail "frag did not lock its pages"
 fragmented_nodes 70
 echo 1 > $PC_PARAM/enabled
 for nid in $ABOVE; do
-	wait_for "[ \$(node_stat $nid deferrals) -ge 1 ] || [ \$(node_stat $nid score) -le $LOW ]" 300 ||
-		fail "node $nid: no round ended in 300 s"
+	wait_compaction_end $nid $LOW
 done
 kill -USR1 "$FRAG_PID"
 wait_for "[ -s /tmp/mlock-map.csv.1 ]" 60 || fail "frag wrote no second map"

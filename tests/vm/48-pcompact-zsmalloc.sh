@@ -34,8 +34,7 @@ LOW=$((high - 10))
 set_wmarks $LOW $high
 
 echo 1 > $PC_PARAM/enabled
-wait_for "[ \$(node_stat $nid score) -le $LOW ] || [ \$(node_stat $nid deferrals) -ge 1 ]" 300 ||
-	fail "node $nid: no round ended in 300 s"
+wait_compaction_end $nid $LOW
 note "node $nid: score $score -> $(node_stat $nid score) (low $LOW high $high) blocks_freed $(node_stat $nid blocks_freed) pages_migrated $(node_stat $nid pages_migrated) skipped_unmovable $(node_stat $nid skipped_unmovable) deferrals $(node_stat $nid deferrals)"
 [ "$(node_stat $nid score)" -le "$high" ] ||
 	fail "node $nid left at score $(node_stat $nid score) above $high: zsmalloc pages not moved (skipped_unmovable $(node_stat $nid skipped_unmovable))"

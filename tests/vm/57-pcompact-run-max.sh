@@ -18,13 +18,12 @@ note "thresholds $LOW/$(cat $PC_PARAM/wmark_high), nodes above: $ABOVE"
 echo 1 > $T/events/pcompact/pcompact_range/enable
 echo 1 > $PC_PARAM/enabled
 for nid in $ABOVE; do
-	wait_for "[ \$(node_stat $nid score) -le $LOW ] || [ \$(node_stat $nid deferrals) -ge 1 ]" 300 ||
-		fail "node $nid still at $(node_stat $nid score) after 300 s"
+	wait_compaction_end $nid $LOW
 done
 echo 0 > $PC_PARAM/enabled
 echo 0 > $T/events/pcompact/pcompact_range/enable
 for nid in $ABOVE; do
-	note "node $nid: score $(node_stat $nid score) rounds $(node_stat $nid rounds) deferrals $(node_stat $nid deferrals) blocks_freed $(node_stat $nid blocks_freed)"
+	note "node $nid: $(node_summary $nid)"
 	[ "$(node_stat $nid deferrals)" = 0 ] ||
 		fail "node $nid: a round ran out of work at score $(node_stat $nid score), low $LOW"
 done

@@ -300,3 +300,46 @@ fragmented_nodes() {
 	done
 	[ -n "$ABOVE" ] || fail "no node above the high threshold $high any more"
 }
+
+# node_summary NID: a node's score, state and round counters, on one line.
+node_summary() {
+	_ns="score $(node_stat "$1" score) state $(node_stat "$1" state)"
+	for _c in rounds deferrals blocks_freed failed_blocks backoffs_kswapd \
+		  backoffs_contention; do
+		_ns="$_ns $_c $(node_stat "$1" $_c)"
+	done
+	echo "$_ns"
+}
+
+# engine_dump NID: what a node's compactor is doing, for a test that waited
+# in vain: the thread's state and kernel stack, kswapd's state, the node's
+# free lists and the newest trace lines.
+engine_dump() {
+	for _t in pcompactd$1 kswapd$1; do
+		_pid=$(kthread_pid $_t)
+		[ -n "$_pid" ] || continue
+		note "$_t ($_pid): $(awk '$1 == "State:" { print $2, $3 }' /proc/$_pid/status)"
+		sed 's/^/#   /' /proc/$_pid/stack 2>/dev/null
+	done
+	grep "Node $1," /proc/buddyinfo | sed 's/^/# /'
+	grep -v '^#' /sys/kernel/tracing/trace 2>/dev/null | tail -n 20 | sed 's/^/# /'
+}
+
+# wait_compaction_end NID LOW [SECS]: wait until the node's compaction has
+# ended: its score at or below LOW, a round deferred (it ran out of work or
+# did not lower the score), or pcompact idle on the node.  After SECS
+# (default 300) it dumps what the node's compactor is doing and fails.  A node
+# pcompact found at or below its high threshold, and so never compacted (the
+# kernel lowered its score after fragmented_nodes read it), leaves ABOVE with
+# a note; the test fails when no node is left.
+wait_compaction_end() {
+	wait_for "[ \$(node_stat $1 score) -le $2 ] || [ \$(node_stat $1 deferrals) -ge 1 ] ||
+		  [ \$(node_stat $1 state) = idle ]" "${3:-300}" || {
+		engine_dump "$1"
+		fail "node $1: compaction did not end in ${3:-300} s (low $2): $(node_summary "$1")"
+	}
+	[ "$(node_stat "$1" rounds)" = 0 ] || return 0
+	note "node $1 was at or below the high threshold when pcompact looked: $(node_summary "$1")"
+	ABOVE=$(echo " $ABOVE " | sed "s/ $1 / /; s/^ *//; s/ *$//")
+	[ -n "$ABOVE" ] || fail "no node was left above the high threshold to compact"
+}
