@@ -1076,6 +1076,18 @@ def runs_markdown(ctx, targets, run_rows, aggregated, order, like=None,
             L.append(f"| {o['option']} | {o['metric']} | {o['measured']} | {o['n']} | "
                      f"{o['verdict']} |")
         L.append("")
+    option_targets = ctx.get("option_targets") or []
+    if option_targets:
+        L.append("## Options against the targets\n")
+        L.append("The targets above that are about plain pcompact, each option scenario in "
+                 "its place: what pcompact would meet with the option as its default. Same "
+                 "intervals and verdicts as the targets.\n")
+        L.append("| Option scenario | Target | Estimate [95% interval] | Runs | Verdict |")
+        L.append("|:---|:---|:---|---:|:---|")
+        for t in option_targets:
+            L.append(f"| {t['option']} | {t['target']} | {t['measured']} | {t['n']} | "
+                     f"{t['verdict']} |")
+        L.append("")
 
     if like:
         L.append(f"## Like with like: the first {like['common_n']} successes\n")

@@ -193,6 +193,11 @@ def evaluate_targets(runs, seed):
         lists += [(seed + i, t) for i, t in enumerate(TARGETS)]
     if ran & SWEEP_TARGET_SCENARIOS:
         lists += [(seed + 100 + i, t) for i, t in enumerate(SWEEP_TARGETS)]
+    return _evaluate(runs, lists)
+
+
+def _evaluate(runs, lists):
+    """evaluate_targets' verdicts for [(bootstrap seed, target)]."""
     out = []
     for target_seed, (text, (na, pa), den, threshold, want) in lists:
         a = values(runs.get(na, []), pa)
@@ -258,6 +263,32 @@ def evaluate_options(runs, option_names, seed):
                         "estimate": est, "lo": lo, "hi": hi,
                         "n": f"{r['n_num']}/{r['n_den']}",
                         "measured": _ratio_text(r, name, a, OPTION_BASE, b)})
+    return out
+
+
+def _in_place(side, name):
+    """A target's (scenario, path) with scenario name in plain pcompact's place."""
+    return (name, side[1]) if side[0] == OPTION_BASE else side
+
+
+def evaluate_option_targets(runs, option_names, seed):
+    """The drain's targets on plain pcompact, each option scenario in its
+    place: what pcompact would meet with the option as its default.  As
+    evaluate_targets, with the option's name in "option"; only targets whose
+    other scenario ran (the option's runs give the kernel comparison too,
+    not only the one against plain pcompact)."""
+    ran = {n for n, rs in runs.items() if [r for r in rs if counts(r)]}
+    out = []
+    for j, name in enumerate(option_names):
+        lists = []
+        for i, (text, num, den, threshold, want) in enumerate(TARGETS):
+            names = [num[0]] + ([den[0]] if den else [])
+            if OPTION_BASE not in names or not set(names) - {OPTION_BASE} <= ran:
+                continue
+            lists.append((seed + 2000 + 20 * j + i,
+                          (text.replace(OPTION_BASE, name, 1), _in_place(num, name),
+                           den and _in_place(den, name), threshold, want)))
+        out += [dict(t, option=name) for t in _evaluate(runs, lists)]
     return out
 
 

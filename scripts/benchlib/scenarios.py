@@ -110,12 +110,19 @@ ALL += [
 ]
 # Issue 13's engine choice: `scripts/bench --scenarios
 # kernel,pcompact,pcompact-nodesysfs`, pcompact's loop driving the kernel's
-# own compaction of the node (its two scanners) instead of emptying blocks.
+# own compaction of the node (its two scanners) instead of emptying blocks;
+# with kernel-unmovable,pcompact-nodesysfs-unmovable for its cost where
+# there is nothing to gain, and in the rate sweep.
 ALL += [
     Scenario("pcompact-nodesysfs", "module", 20, ("khugehog", "thp"),
              "pcompact.ko proactiveness=20 engine=node-sysfs: each round is the kernel's "
              "full compaction of the node",
              "engine=node-sysfs"),
+    Scenario("pcompact-nodesysfs-unmovable", "module", 20, ("pin",),
+             "pcompact (20) engine=node-sysfs on unmovable fragmentation: defer, back off",
+             "engine=node-sysfs"),
+    Scenario("sweep-pcompact-nodesysfs", "module", 20, SWEEP,
+             "rate sweep, pcompact (20) engine=node-sysfs", "engine=node-sysfs"),
 ]
 # Issue 13's short calls: `scripts/bench --scenarios kernel,pcompact,pcompact-run16`,
 # each alloc_contig_range() call at most 16 MB (as with init_on_alloc=1)

@@ -76,6 +76,23 @@ def test_options_against_plain_pcompact():
                                  ["pcompact-anycpu"], seed=5) == []
 
 
+def test_option_targets_put_the_option_in_plain_pcompacts_place():
+    # The option beats the kernel where plain pcompact does not; without
+    # vanilla's runs the targets against vanilla are left out.
+    kernel = [run(1000, m, 300) for m in (600, 620, 580, 610, 590)]
+    rs = {"kernel": kernel,
+          "pcompact": [run(1000, m, 300) for m in (590, 640, 600, 570, 615)],
+          "pcompact-nodesysfs": [run(1000, m, 100) for m in (150, 160, 140, 155, 145)]}
+    t = {x["target"]: x for x in runs.evaluate_option_targets(rs, ["pcompact-nodesysfs"], 7)}
+    mean = t["pcompact-nodesysfs mean <= 0.5 x kernel mean"]
+    assert mean["verdict"] == stats.MET and mean["option"] == "pcompact-nodesysfs"
+    assert "pcompact-nodesysfs 150" in mean["measured"] and "kernel 600" in mean["measured"]
+    assert "pcompact-nodesysfs obtains >= 95% of the free memory above khugehog's margin" in t
+    assert not [k for k in t if "vanilla" in k or "manual" in k]
+    plain = {x["target"]: x for x in runs.evaluate_targets(rs, seed=7)}
+    assert plain["pcompact mean <= 0.5 x kernel mean"]["verdict"] == stats.MISSED
+
+
 def test_targets_without_runs_are_not_measured():
     t = runs.evaluate_targets({"vanilla": [run(1, 1, 1)]}, seed=1)
     assert all(x["verdict"] == stats.NOT_MEASURED for x in t)
