@@ -15,8 +15,15 @@ wait_for() {
 	return 0
 }
 
-# pcp_pages: pages on the per-cpu free lists, all zones and CPUs.
-pcp_pages() { awk '$1 == "count:" { s += $2 } END { print s + 0 }' /proc/zoneinfo; }
+# pcp_pages [NID]: pages on the per-cpu free lists of all CPUs, summed over
+# the zones of node NID, or of every node without it.  They are free but not
+# counted in the zones' free pages until they go back to the buddy lists.
+pcp_pages() {
+	awk -v n="${1:+Node $1,}" '
+		/^Node/ { on = (n == "" || index($0, n) == 1) }
+		on && $1 == "count:" { s += $2 }
+		END { print s + 0 }' /proc/zoneinfo
+}
 
 # pcp_drain_below PAGES TIMEOUT_S: give the pages on the per-cpu free lists
 # back to the buddy lists, where compaction's free scanner can see them.
