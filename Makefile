@@ -85,11 +85,10 @@ pcompact-faults:
 	$(KMAKE) M=$(BUILD)/module-faults PCOMPACT_FAULT_INJECTION=y modules
 	@echo "built $(BUILD)/module-faults/pcompact.ko (fault injection: test builds only)"
 
-# KVERS: the kernels for the whole VM suite (default: Debian 12's 6.1 and 6.12,
+# KVERS: the kernels for the whole VM suite (default: Debian 12's 6.1,
 # Debian 13's 6.12 and trixie-backports' 7.x); SMOKE_KVERS: kernels for build,
-# DKMS and the smoke subset (default: sid's 7.x; none when KVERS is given).
-# Without KVERS, Debian 12's 6.12 leaves out the fuzz and the soak, which
-# Debian 13's 6.12 (the same source) runs (scripts/check FULL_KERNEL_SKIPS).
+# DKMS and the smoke subset (default: Debian 12's 6.12, the same source as
+# Debian 13's, and sid's 7.x; none when KVERS is given).
 # TESTS: only the guest tests matching these globs.
 check:
 	@scripts/ensure-deps
