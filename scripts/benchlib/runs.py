@@ -315,7 +315,7 @@ def evaluate_option_targets(runs, option_names, seed):
     for j, name in enumerate(option_names):
         sweep = name.startswith(SWEEP_OPTION_BASE + "-")
         base, targets = (SWEEP_OPTION_BASE, SWEEP_TARGETS) if sweep else (OPTION_BASE, TARGETS)
-        shown = name[len("sweep-"):] if sweep else name
+        shown = OPTION_BASE + name[len(SWEEP_OPTION_BASE):] if sweep else name
         lists = []
         for i, (text, num, den, threshold, want) in enumerate(targets):
             names = [num[0]] + ([den[0]] if den else [])

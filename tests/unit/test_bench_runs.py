@@ -143,6 +143,14 @@ def sweep_run(steps):
     return out
 
 
+# Sweep steps {delay_us: (count, failures, over_100us_pct, mean_us, alloc_s)}
+# of a mechanism that sustains 500/s and of one that sustains 200/s.
+SWEEP_FAST = {0: (512, 0, 20.0, 900.0, 1.0), 2000: (512, 0, 1.0, 30.0, 2.3),
+              5000: (512, 0, 0.5, 25.0, 5.0)}
+SWEEP_SLOW = {0: (512, 0, 40.0, 1800.0, 1.0), 2000: (512, 0, 20.0, 600.0, 2.3),
+              5000: (512, 0, 1.0, 60.0, 5.0)}
+
+
 def test_sustainable_rate_counts_failures_as_slow():
     r = sweep_run({0: (512, 0, 29.1, 1841.7, 1.03), 2000: (512, 0, 3.1, 268.6, 2.32),
                    5000: (512, 0, 0.6, 27.8, 4.96)})
@@ -159,10 +167,7 @@ def test_sustainable_rate_counts_failures_as_slow():
 
 
 def test_sweep_targets_only_with_the_sweep():
-    fast = {0: (512, 0, 20.0, 900.0, 1.0), 2000: (512, 0, 1.0, 30.0, 2.3),
-            5000: (512, 0, 0.5, 25.0, 5.0)}
-    slow = {0: (512, 0, 40.0, 1800.0, 1.0), 2000: (512, 0, 20.0, 600.0, 2.3),
-            5000: (512, 0, 1.0, 60.0, 5.0)}
+    fast, slow = SWEEP_FAST, SWEEP_SLOW
     rs = {"sweep-pcompact": [sweep_run(fast) for _ in range(3)],
           "sweep-kernel": [sweep_run(slow) for _ in range(3)],
           "sweep-vanilla": [sweep_run(slow)]}
@@ -601,10 +606,7 @@ def test_void_reason_says_what_ran_in_the_head_start():
 
 
 def test_sweep_option_targets_put_the_option_in_sweep_pcompacts_place():
-    fast = {0: (512, 0, 20.0, 900.0, 1.0), 2000: (512, 0, 1.0, 30.0, 2.3),
-            5000: (512, 0, 0.5, 25.0, 5.0)}
-    slow = {0: (512, 0, 40.0, 1800.0, 1.0), 2000: (512, 0, 20.0, 600.0, 2.3),
-            5000: (512, 0, 1.0, 60.0, 5.0)}
+    fast, slow = SWEEP_FAST, SWEEP_SLOW
     rs = {"sweep-kernel": [sweep_run(slow) for _ in range(3)],
           "sweep-pcompact": [sweep_run(slow) for _ in range(3)],
           "sweep-pcompact-nodesysfs": [sweep_run(fast) for _ in range(3)]}
