@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pcompact engine: empties the cheapest pageblocks of a node with exported
- * kernel functions only, so it is safe on kernels built with IBT.
+ * pcompact engine: compacts a node with exported kernel functions only, so
+ * it is safe on kernels built with IBT.
  *
- * The default engine ("contig") moves the in-use pages out of a chosen range
- * with alloc_contig_range() and gives the range back to the buddy allocator
- * as free high-order pages.  It works on runs of whole 4 MB pairs (two
- * pageblocks, order 10) where it can: a free of that order never sits on a
- * per-CPU list, so it reaches the free lists, and the score, at once.  A 2 MB
- * block freed at order 9 may park on the freeing CPU's per-CPU list until
- * the next drain (each alloc_contig_range() call drains them).
+ * The default engine ("node-sysfs", at the end of this file) runs the
+ * kernel's own compaction of the node and ends it at the round's target.
+ * The other ("contig") empties the cheapest pageblocks itself: it moves the
+ * in-use pages out of a chosen range with alloc_contig_range() and gives the
+ * range back to the buddy allocator as free high-order pages.  It works on
+ * runs of whole 4 MB pairs (two pageblocks, order 10) where it can: a free
+ * of that order never sits on a per-CPU list, so it reaches the free lists,
+ * and the score, at once.  A 2 MB block freed at order 9 may park on the
+ * freeing CPU's per-CPU list until the next drain (each
+ * alloc_contig_range() call drains them).
  *
  * Emptying a run of adjacent pairs in one call matters twice.  The whole run
  * is isolated while its pages move, so the migration targets cannot land in
@@ -49,6 +52,7 @@
 #include <linux/spinlock.h>
 #include <linux/timekeeping.h>
 #include <linux/vmstat.h>
+#include <linux/workqueue.h>
 
 #include "compat.h"
 #include "fault.h"
@@ -635,20 +639,96 @@ static void pcompact_engine_contig_zone(struct pcompact_round *round,
 }
 
 /*
- * The kernel's full compaction of one node, through its stable sysfs file:
- * no score target and no back-off inside, but only public interfaces.  A
- * whole-node compaction can take seconds; SIGKILL is let in while it runs so
- * that stopping the thread (rmmod) can cut it short: compact_zone() ends at
- * its next batch once fatal_signal_pending() (6.1 and 6.12
- * __compact_finished()).
+ * What watches an engine=node-sysfs call.  The kernel's full compaction of a
+ * node has no target, quota or back-off of its own, so while it runs a work
+ * item samples the node every jiffy, from any CPU (the compacting one may be
+ * busy), and ends the call with SIGKILL once pcompact's loop would have
+ * stopped: compact_zone() ends at its next batch of pages once
+ * fatal_signal_pending() (6.1 and 6.12 isolate_migratepages_block(), and
+ * compact_node() checks it between zones).
+ */
+struct pcompact_sysfs_watch {
+	struct delayed_work work;
+	struct pcompact_round *round;
+	struct task_struct *task;
+	u64 kswapd_since;
+	int stop_reason;	/* PCOMPACT_COMPACTING while the call may go on */
+};
+
+/* As pcompact_should_stop(), for the node, with the round's target added. */
+static int pcompact_sysfs_watch_check(struct pcompact_sysfs_watch *watch)
+{
+	struct pcompact_round *round = watch->round;
+	u64 now = ktime_get_ns();
+
+	if (!READ_ONCE(pcompact_enabled) ||
+	    (round->deadline_ns && now >= round->deadline_ns) ||
+	    pcompact_score_node(round->nid, round->order) <= round->low)
+		return PCOMPACT_IDLE;
+	if (pcompact_kswapd_active(round->nid)) {
+		if (!watch->kswapd_since)
+			watch->kswapd_since = now;
+		else if (now - watch->kswapd_since >=
+			 (u64)READ_ONCE(pcompact_interval_ms) * NSEC_PER_MSEC)
+			return PCOMPACT_BACKOFF_KSWAPD;
+	} else {
+		watch->kswapd_since = 0;
+	}
+	return PCOMPACT_COMPACTING;
+}
+
+static void pcompact_sysfs_watch_fn(struct work_struct *work)
+{
+	struct pcompact_sysfs_watch *watch =
+		container_of(to_delayed_work(work), struct pcompact_sysfs_watch, work);
+	int stop = pcompact_sysfs_watch_check(watch);
+
+	if (stop == PCOMPACT_COMPACTING) {
+		queue_delayed_work(system_unbound_wq, &watch->work, 1);
+		return;
+	}
+	watch->stop_reason = stop;
+	send_sig(SIGKILL, watch->task, 1);
+}
+
+/*
+ * Free memory a node has for compaction, in pageblocks.  The kernel's own
+ * compaction takes its targets a batch at a time and barely dips free
+ * memory, so this is checked once, before the call: on a node held near its
+ * watermarks reclaim, not compaction, is what it needs.
+ */
+static unsigned long pcompact_node_headroom_blocks(int nid)
+{
+	pg_data_t *pgdat = NODE_DATA(nid);
+	unsigned long room = 0;
+	int zid;
+
+	for (zid = 0; zid < MAX_NR_ZONES; zid++)
+		if (populated_zone(&pgdat->node_zones[zid]))
+			room += pcompact_headroom_blocks(&pgdat->node_zones[zid]);
+	return room;
+}
+
+/*
+ * The kernel's full compaction of one node, through its stable sysfs file,
+ * watched as above so that it stops at the round's target, quota or
+ * back-off.  SIGKILL is let in only while it runs; stopping the thread
+ * (rmmod) sends it too.
  */
 static void pcompact_engine_node_sysfs(struct pcompact_round *round)
 {
+	struct pcompact_sysfs_watch watch = {
+		.round = round,
+		.task = current,
+		.stop_reason = PCOMPACT_COMPACTING,
+	};
 	char path[64];
 	struct file *file;
-	unsigned long migrated;
+	unsigned long migrated, free_before, free_after;
 	loff_t pos = 0;
 
+	if (pcompact_node_headroom_blocks(round->nid) < 2)
+		return;
 	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/compact",
 		 round->nid);
 	file = pcompact_filp_open(path, O_WRONLY);
@@ -657,13 +737,25 @@ static void pcompact_engine_node_sysfs(struct pcompact_round *round)
 				    path, PTR_ERR(file));
 		return;
 	}
+	INIT_DELAYED_WORK_ONSTACK(&watch.work, pcompact_sysfs_watch_fn);
+	free_before = pcompact_free_blocks_node(round->nid, pageblock_order);
 	migrated = pcompact_migrated_events();
 	allow_signal(SIGKILL);
-	if (!kthread_should_stop())
+	if (!kthread_should_stop()) {
+		queue_delayed_work(system_unbound_wq, &watch.work, 1);
 		kernel_write(file, "1", 1, &pos);
+		cancel_delayed_work_sync(&watch.work);
+	}
 	disallow_signal(SIGKILL);
 	flush_signals(current);
+	destroy_delayed_work_on_stack(&watch.work);
 	round->pages_migrated += pcompact_migrated_events() - migrated;
+	/* Net of what was allocated meanwhile: the call has no count of its own. */
+	free_after = pcompact_free_blocks_node(round->nid, pageblock_order);
+	if (free_after > free_before)
+		round->blocks_freed += free_after - free_before;
+	if (watch.stop_reason != PCOMPACT_COMPACTING)
+		round->stop_reason = watch.stop_reason;
 	filp_close(file, NULL);
 }
 

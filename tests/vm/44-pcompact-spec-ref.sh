@@ -14,7 +14,7 @@ TIMEOUT=400
 F=/pc/module-faults/pcompact.ko
 [ -f $F ] || fail "no fault-injection build in the payload"
 HOLDS=2
-insmod $F enabled=0 hold_ranges=$HOLDS || fail "insmod"
+insmod $F enabled=0 engine=contig hold_ranges=$HOLDS || fail "insmod"
 start_frag
 fragmented_nodes 70
 echo 1 > $PC_PARAM/enabled

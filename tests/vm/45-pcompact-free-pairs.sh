@@ -10,7 +10,7 @@ TIMEOUT=400
 . /pc/tests/vm/lib.sh
 
 OTHER_BLOCKS=64		# blocks of guest files, modules and page tables
-insmod /pc/module/pcompact.ko enabled=0 || fail "insmod"
+insmod /pc/module/pcompact.ko enabled=0 engine=contig || fail "insmod"
 start_frag --percent 35 --map /tmp/frag-map.csv
 frag_blocks=$(($(wc -l < /tmp/frag-map.csv) - 1))
 fragmented_nodes 20

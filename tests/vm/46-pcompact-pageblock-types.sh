@@ -39,7 +39,7 @@ free_counts() { for t in $types; do printf '%s=%s ' "$t" "$(free_whole_blocks "$
 # field NAME LIST: the value of NAME=value in LIST.
 field() { echo "$2" | tr ' ' '\n' | awk -F= -v t="$1" '$1 == t { print $2 }'; }
 
-insmod /pc/module/pcompact.ko enabled=0 || fail "insmod"
+insmod /pc/module/pcompact.ko enabled=0 engine=contig || fail "insmod"
 start_frag
 fragmented_nodes 70
 for nid in $ABOVE; do

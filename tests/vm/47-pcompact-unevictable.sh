@@ -10,7 +10,7 @@ TIMEOUT=500
 SYSCTL=/proc/sys/vm/compact_unevictable_allowed
 old=$(cat $SYSCTL)
 echo 0 > $SYSCTL || fail "write $SYSCTL"
-insmod /pc/module/pcompact.ko enabled=0 || fail "insmod"
+insmod /pc/module/pcompact.ko enabled=0 engine=contig || fail "insmod"
 start_frag --mlock --map /tmp/mlock-map.csv
 grep -q 'mlock=1' "$FRAG_OUT" || fail "frag did not lock its pages"
 fragmented_nodes 70

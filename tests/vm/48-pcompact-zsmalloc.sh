@@ -15,7 +15,7 @@ nid=${cpu_node##*node}
 modprobe zram num_devices=1 || fail "modprobe zram"
 echo 256M > /sys/block/zram0/disksize || fail "zram disksize"
 # Sample every 20 ms, so the score read below is from after frag's exit.
-insmod /pc/module/pcompact.ko enabled=0 interval_ms=20 || fail "insmod"
+insmod /pc/module/pcompact.ko enabled=0 engine=contig interval_ms=20 || fail "insmod"
 start_frag
 # Random data does not compress: one zsmalloc page per 4 KB written, taken
 # from frag's holes (the order-0 ones first) all over the node.

@@ -27,7 +27,7 @@ demand_phase() {
 
 # Node 0 explicitly: frag over all memory once left it at score 58 on 6.1.
 start_frag --node 0
-insmod /pc/module/pcompact.ko wmark_low=50 wmark_high=100 interval_ms=100 \
+insmod /pc/module/pcompact.ko engine=contig wmark_low=50 wmark_high=100 interval_ms=100 \
 	reserve_ms=0 || fail "insmod"
 wait_for "[ \$(node_stat 0 score) -gt 60 ]" 10 ||
 	fail "node 0 not fragmented: score $(node_stat 0 score)"

@@ -10,7 +10,7 @@ TIMEOUT=400
 . /pc/tests/vm/lib.sh
 
 T=/sys/kernel/tracing
-insmod /pc/module/pcompact.ko enabled=0 run_max_mb=4 || fail "insmod run_max_mb=4"
+insmod /pc/module/pcompact.ko enabled=0 engine=contig run_max_mb=4 || fail "insmod run_max_mb=4"
 [ "$(cat $PC_PARAM/run_max_mb)" = 4 ] || fail "run_max_mb reads $(cat $PC_PARAM/run_max_mb), not 4"
 start_frag
 fragmented_nodes 70

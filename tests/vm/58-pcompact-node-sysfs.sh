@@ -1,0 +1,96 @@
+# SPDX-License-Identifier: GPL-2.0
+# engine=node-sysfs, the default, runs the kernel's full compaction of a
+# node and ends it where pcompact's own loop would stop:
+# - within the work quota: with quota_ms 100 (50 ms per 500 ms interval)
+#   and a target of 10, every round lasts at most 250 ms, where the kernel's
+#   compaction of a fragmented node to 10 takes most of a second or more
+#   under TCG;
+# - at the round's target: a round ends at or below the low threshold (50)
+#   and not far below it (35), where a full compaction takes frag's
+#   pattern (a quarter of every 2 MB in use) to a score near 0.
+# frag --verify then finds every page it keeps intact.
+TIMEOUT=600
+. /pc/tests/vm/lib.sh
+
+TRACE=/sys/kernel/tracing
+END_EVENT=$TRACE/events/pcompact/pcompact_round_end
+QUOTA_MAX_NS=250000000
+TARGET_LOW=50
+FLOOR=35
+
+# No deferral beyond one interval: a 50 ms round may not move the score.
+insmod /pc/module/pcompact.ko enabled=0 max_defer_shift=0 || fail "insmod"
+[ "$(cat $PC_PARAM/engine)" = node-sysfs ] || fail "default engine is $(cat $PC_PARAM/engine)"
+start_frag --verify
+fragmented_nodes 70
+trap 'echo 0 > $END_EVENT/enable' EXIT
+
+# round_ends NID FIELD: that field of the node's traced round ends, one a line.
+round_ends() {
+	grep "pcompact_round_end: nid=$1 " $TRACE/trace |
+		sed -n "s/.* $2=\([0-9]*\).*/\1/p"
+}
+
+# Quota: three rounds per node, each cut at its deadline long before the
+# target.
+echo 100 > $PC_PARAM/quota_ms || fail "quota_ms 100"
+set_wmarks 10 15
+echo > $TRACE/trace
+echo 1 > $END_EVENT/enable
+echo 1 > $PC_PARAM/enabled
+for nid in $ABOVE; do
+	wait_for "[ \$(round_ends $nid elapsed_ns | wc -l) -ge 3 ] ||
+		  [ \$(node_stat $nid score) -le 10 ]" 120 ||
+		fail "node $nid: fewer than 3 rounds in 120 s: $(node_summary $nid)"
+done
+echo 0 > $PC_PARAM/enabled
+for nid in $ABOVE; do
+	took=$(round_ends $nid elapsed_ns | sort -n | tail -n 1)
+	note "quota: node $nid rounds $(round_ends $nid elapsed_ns | wc -l), longest $((took / 1000000)) ms, score $(node_stat $nid score)"
+	[ "$took" -le $QUOTA_MAX_NS ] ||
+		fail "node $nid: a round of $((took / 1000000)) ms with a quota of 50 ms per round"
+done
+
+# Target: thresholds TARGET_LOW / TARGET_LOW + 5, no quota.  The quota rounds did a few
+# hundred ms of work, so the nodes are still far above.
+echo 0 > $PC_PARAM/quota_ms
+set_wmarks $TARGET_LOW $((TARGET_LOW + 5))
+echo > $TRACE/trace
+echo 1 > $PC_PARAM/enabled
+# The end of this phase's compaction: the node idle (its last round reached
+# the target; the state changes after the round's trace event), or a round
+# that did not lower the score (deferred).  Disabling pcompact before then
+# would end a round early.
+deferrals_at() { for nid in $ABOVE; do printf '%s ' "$(node_stat $nid deferrals)"; done; }
+set -- $(deferrals_at)
+for nid in $ABOVE; do
+	wait_for "[ \$(node_stat $nid state) = idle ] || [ \$(node_stat $nid deferrals) -gt $1 ]" 300 || {
+		engine_dump $nid
+		fail "node $nid: compaction did not end in 300 s: $(node_summary $nid)"
+	}
+	shift
+done
+echo 0 > $PC_PARAM/enabled
+checked=0
+for nid in $ABOVE; do
+	rounds=$(round_ends $nid score_after | tr '\n' ' ')
+	note "target: node $nid scores after each round: $rounds; $(node_summary $nid) pages_migrated $(node_stat $nid pages_migrated)"
+	[ -n "$rounds" ] || continue
+	for after in $rounds; do
+		[ "$after" -ge $FLOOR ] ||
+			fail "node $nid: a round ended at score $after, far below the low threshold $TARGET_LOW"
+	done
+	last=${rounds% }
+	last=${last##* }
+	[ "$last" -le $TARGET_LOW ] || fail "node $nid: last round ended at $last, above the low threshold $TARGET_LOW"
+	[ "$(node_stat $nid blocks_freed)" -gt 0 ] || fail "node $nid: no net block freed"
+	checked=$((checked + 1))
+done
+[ $checked -gt 0 ] || fail "no node needed a round to reach $TARGET_LOW"
+
+kill -USR1 "$FRAG_PID"
+wait_for "grep -q -E 'verify (ok|FAILED)' $FRAG_OUT" 120 || fail "frag did not verify"
+grep -q 'verify ok' "$FRAG_OUT" || fail "frag --verify found changed pages"
+stop_frag || fail "frag exit status $?"
+rmmod pcompact || fail "rmmod"
+check_dmesg_clean
