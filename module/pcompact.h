@@ -171,10 +171,12 @@ void pcompact_score_wmarks(struct pcompact_wmarks *wmarks);
  * struct pcompact_round - what one compaction round asks for and got.
  * @nid:		the node.
  * @order:		the order the score is computed for.
- * @low:		stop when every zone's unweighted score is at or below this.
+ * @low:		stop when every zone's unweighted score is at or below this
+ *			(node-sysfs: the node's score).
  * @deadline_ns:	ktime_get_ns() value at which the work quota is spent,
  *			or 0 for no limit.
- * @blocks_freed:	out: blocks emptied.
+ * @blocks_freed:	out: blocks emptied (node-sysfs: the net gain in free
+ *			pageblocks over the call).
  * @pages_migrated:	out: pages migrated meanwhile.
  * @failed_blocks:	out: blocks tried but not emptied.
  * @unevictable_ok:	whether unevictable (mlocked) pages may be moved, as
