@@ -111,8 +111,11 @@ wait_for "[ \$(node_stat 0 running) = 0 ]" 10 || fail "node 0 still running afte
 [ "$(node_stat 1 running)" = 1 ] || fail "node 1 stopped"
 echo all > /sys/module/pcompact/parameters/nodes || fail "nodes=all"
 wait_for "[ \$(node_stat 0 running) = 1 ]" 10 || fail "node 0 not restarted"
-echo node-sysfs > /sys/module/pcompact/parameters/engine || fail "engine node-sysfs"
-echo contig > /sys/module/pcompact/parameters/engine || fail "engine contig"
+[ "$(cat $PC_PARAM/engine)" = node-sysfs ] || fail "default engine $(cat $PC_PARAM/engine)"
+echo contig > $PC_PARAM/engine || fail "engine contig"
+[ "$(cat $PC_PARAM/engine)" = contig ] || fail "engine contig reads back $(cat $PC_PARAM/engine)"
+echo node-sysfs > $PC_PARAM/engine || fail "engine node-sysfs"
+[ "$(cat $PC_PARAM/engine)" = node-sysfs ] || fail "engine node-sysfs reads back $(cat $PC_PARAM/engine)"
 rmmod pcompact || fail "rmmod"
 note "$(echo "$BAD" | wc -l) bad values refused at load and at runtime"
 check_dmesg_clean

@@ -127,7 +127,7 @@ nonode=$(( $(sed 's/.*[-,]//' /sys/devices/system/node/possible) + 1 ))
 		6|7) p=interval_ms v=$((10 + RANDOM % 991)) ;;
 		8) p=max_defer_shift v=$((RANDOM % 7)) ;;
 		9) p=quota_ms v=$(((RANDOM % 2) * (RANDOM % 1001))) ;;
-		10) p=engine; [ $((RANDOM % 4)) = 0 ] && v=node-sysfs || v=contig ;;
+		10) p=engine; [ $((RANDOM % 2)) = 0 ] && v=node-sysfs || v=contig ;;
 		11) p=nodes; case $((RANDOM % 3)) in 0) v=0 ;; 1) v=1 ;; 2) v=all ;; esac ;;
 		12) p=enabled v=$((RANDOM % 4 != 0)) ;;
 		13) p=takeover v=$((RANDOM % 2)) ;;
