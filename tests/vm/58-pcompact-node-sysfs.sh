@@ -5,9 +5,12 @@
 #   and a target of 10, every round lasts at most 250 ms, where the kernel's
 #   compaction of a fragmented node to 10 takes most of a second or more
 #   under TCG;
-# - at the round's target: a round ends at or below the low threshold (50)
+# - at the round's target: a round ends at or below the low threshold (60)
 #   and not far below it (35), where a full compaction takes frag's
-#   pattern (a quarter of every 2 MB in use) to a score near 0.
+#   pattern (a quarter of every 2 MB in use) to a score near 0 (6.12: 14).
+#   The stop lags the target: the score counts the free lists only, and the
+#   pages compaction frees reach them through the per-CPU lists (6.1: 15
+#   points below; 6.12 and 7.3.4: 3).
 # frag --verify then finds every page it keeps intact.
 TIMEOUT=600
 . /pc/tests/vm/lib.sh
@@ -15,7 +18,7 @@ TIMEOUT=600
 TRACE=/sys/kernel/tracing
 END_EVENT=$TRACE/events/pcompact/pcompact_round_end
 QUOTA_MAX_NS=250000000
-TARGET_LOW=50
+TARGET_LOW=60
 FLOOR=35
 
 # No deferral beyond one interval: a 50 ms round may not move the score.
