@@ -110,9 +110,7 @@ ALL += [
 ]
 # Issue 13's engine choice: `scripts/bench --scenarios
 # kernel,pcompact,pcompact-nodesysfs`, pcompact's loop driving the kernel's
-# own compaction of the node (its two scanners) instead of emptying blocks
-# (the default engine since; the results/options*/ runs were made while
-# contig was);
+# own compaction of the node (its two scanners) instead of emptying blocks;
 # with kernel-unmovable,pcompact-nodesysfs-unmovable for its cost where
 # there is nothing to gain, and in the rate sweep.
 ALL += [
@@ -125,17 +123,6 @@ ALL += [
              "engine=node-sysfs"),
     Scenario("sweep-pcompact-nodesysfs", "module", 20, SWEEP,
              "rate sweep, pcompact (20) engine=node-sysfs", "engine=node-sysfs"),
-]
-# The contig engine, the default until the node-sysfs engine stopped at
-# pcompact's target, quota and back-off: `scripts/bench --scenarios
-# kernel,pcompact,pcompact-contig`.
-ALL += [
-    Scenario("pcompact-contig", "module", 20, ("khugehog", "thp"),
-             "pcompact.ko proactiveness=20 engine=contig: pcompact's own choice of blocks, "
-             "emptied with alloc_contig_range()",
-             "engine=contig"),
-    Scenario("sweep-pcompact-contig", "module", 20, SWEEP,
-             "rate sweep, pcompact (20) engine=contig", "engine=contig"),
 ]
 # Issue 13's short calls: `scripts/bench --scenarios kernel,pcompact,pcompact-run16`,
 # each alloc_contig_range() call at most 16 MB (as with init_on_alloc=1)

@@ -23,7 +23,7 @@ echo 0 > $BOOST
 nid=$(nodes_with_memory | tail -n 1)
 [ "$(nodes_with_memory | wc -l)" -ge 2 ] || skip "needs a second node to take the overflow"
 
-insmod /pc/module/pcompact.ko enabled=0 proactiveness=100 interval_ms=100 \
+insmod /pc/module/pcompact.ko enabled=0 engine=node-sysfs proactiveness=100 interval_ms=100 \
 	max_defer_shift=0 nodes="$nid" || fail "insmod"
 start_frag --verify
 # Hold node $nid's free memory at its low watermark: a tmpfs preferring the
@@ -79,8 +79,8 @@ worked() {
 	return 1
 }
 # A measurement window: 20 rounds of compaction wanted and not done, the
-# first 10 by the default engine (node-sysfs, which checks the headroom
-# once before it calls the kernel), the rest by contig (which checks it
+# first 10 by the node-sysfs engine (which checks the headroom once before
+# it calls the kernel), the rest by contig, the default (which checks it
 # before each range it empties).
 window() {
 	wait_for "held || worked || [ \$(node_stat $nid rounds) -ge $((rounds0 + $1)) ]" 120 ||
