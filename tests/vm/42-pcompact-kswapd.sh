@@ -29,12 +29,24 @@ set_wmarks 0 0
 high=0
 
 # Pressure: allocate a little more than is free, again and again, so kswapd
-# keeps swapping frag's pages out to zram.
+# keeps swapping frag's pages out to zram.  Each allocation runs on a CPU of
+# a node under test, taking turns: unpinned, it could run on another node's
+# CPU, whose kswapd then keeps that node above its low watermark so that the
+# fallback never drains the node under test (7.3.4: node 1 compacted to 0
+# with no kswapd wakeup on it while kswapd0 swapped 213 MB out).
+pressure_cpus=""
+for nid in $above; do
+	c=$(sed 's/[-,].*//' /sys/devices/system/node/node$nid/cpulist)
+	[ -n "$c" ] && pressure_cpus="$pressure_cpus $c"
+done
+[ -n "$pressure_cpus" ] || fail "no CPU on the nodes under test ($above)"
 rm -f /tmp/stop-pressure
 (
 	while [ ! -e /tmp/stop-pressure ]; do
-		free_mb=$(awk '$1 == "MemFree:" { print int($2 / 1024) }' /proc/meminfo)
-		dd if=/dev/zero of=/dev/null bs=$((free_mb + 150))M count=2 2>/dev/null
+		for c in $pressure_cpus; do
+			free_mb=$(awk '$1 == "MemFree:" { print int($2 / 1024) }' /proc/meminfo)
+			taskset -c "$c" dd if=/dev/zero of=/dev/null bs=$((free_mb + 150))M count=2 2>/dev/null
+		done
 	done
 ) &
 pressure=$!
