@@ -141,6 +141,8 @@ static void pcompactd_round(struct pcompact_node *pn, unsigned int score,
 	atomic64_add(round.skipped_type, &pn->stats.skipped_type);
 	atomic64_add(round.scan_ns, &pn->stats.scan_ns);
 	atomic64_add(round.scanned_blocks, &pn->stats.scanned_blocks);
+	if (round.fell_back)
+		atomic64_inc(&pn->stats.engine_fallbacks);
 	trace_pcompact_round_end(pn->nid, score, after, round.blocks_freed,
 				 round.pages_migrated, took);
 

@@ -56,6 +56,8 @@ enum pcompact_state {
  * @stall_wakes:	samples brought forward by a direct compaction stall.
  * @reserve_rounds:	rounds started below the high threshold because the
  *			node's free blocks were short of its reserve.
+ * @engine_fallbacks:	engine=node-sysfs rounds whose kernel compaction made
+ *			no progress and that went on with the contig engine.
  */
 struct pcompact_stats {
 	atomic64_t rounds;
@@ -76,6 +78,7 @@ struct pcompact_stats {
 	atomic64_t kswapd_wakes;
 	atomic64_t stall_wakes;
 	atomic64_t reserve_rounds;
+	atomic64_t engine_fallbacks;
 };
 
 /**
@@ -189,6 +192,8 @@ void pcompact_score_wmarks(struct pcompact_wmarks *wmarks);
  *			PCOMPACT_IDLE when it reached its target or ran out of work.
  * @exhausted:		out: a zone still short of its target had no block left
  *			to try, so another round now would find nothing either.
+ * @fell_back:		out: engine=node-sysfs made no progress and the round
+ *			went on with the contig engine.
  */
 struct pcompact_round {
 	int nid;
@@ -205,6 +210,7 @@ struct pcompact_round {
 	unsigned long scanned_blocks;
 	int stop_reason;
 	bool exhausted;
+	bool fell_back;
 };
 
 int pcompact_engine_check(int engine);

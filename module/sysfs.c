@@ -147,6 +147,7 @@ PCOMPACT_COUNTER_ATTR(kcompactd_wakes);
 PCOMPACT_COUNTER_ATTR(kswapd_wakes);
 PCOMPACT_COUNTER_ATTR(stall_wakes);
 PCOMPACT_COUNTER_ATTR(reserve_rounds);
+PCOMPACT_COUNTER_ATTR(engine_fallbacks);
 
 static struct attribute *pcompact_node_attrs[] = {
 	&pcompact_attr_score.attr,
@@ -176,6 +177,7 @@ static struct attribute *pcompact_node_attrs[] = {
 	&pcompact_attr_kswapd_wakes.kattr.attr,
 	&pcompact_attr_stall_wakes.kattr.attr,
 	&pcompact_attr_reserve_rounds.kattr.attr,
+	&pcompact_attr_engine_fallbacks.kattr.attr,
 	NULL,
 };
 
