@@ -3,9 +3,9 @@
  * pcompact engine: compacts a node with exported kernel functions only, so
  * it is safe on kernels built with IBT.
  *
- * The "node-sysfs" engine (at the end of this file) runs the kernel's own
- * compaction of the node and ends it at the round's target.  The default
- * ("contig") empties the cheapest pageblocks itself: it moves the
+ * The default engine ("node-sysfs", at the end of this file) runs the
+ * kernel's own compaction of the node and ends it at the round's target.
+ * The other ("contig") empties the cheapest pageblocks itself: it moves the
  * in-use pages out of a chosen range with alloc_contig_range() and gives the
  * range back to the buddy allocator as free high-order pages.  It works on
  * runs of whole 4 MB pairs (two pageblocks, order 10) where it can: a free

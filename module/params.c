@@ -310,16 +310,17 @@ MODULE_PARM_DESC(run_max_mb,
 		 "Longest range one call empties in MB, 4..1024, 16 at most with init_on_alloc (default: 256)");
 
 /*
- * engine - how blocks are emptied: "contig" (default; pcompact's own choice
- * of blocks, emptied with alloc_contig_range()), "node-sysfs" (the kernel's
+ * engine - how blocks are emptied: "node-sysfs" (default; the kernel's
  * compaction of the node through /sys/devices/system/node/nodeN/compact,
- * ended at the round's target, quota or back-off), or "kallsyms" (refused:
- * it would call unexported functions through pointers).  Both use exported
- * functions only, so both are safe with IBT.  node-sysfs is not the
- * default: on 6.12 the kernel's compaction often ends at once, having done
- * nothing, while the free pages sit on per-CPU lists (README).
+ * ended at the round's target, quota or back-off, and handing a round it
+ * leaves without progress to contig), "contig" (pcompact's own choice of
+ * blocks, emptied with alloc_contig_range()), or "kallsyms" (refused: it
+ * would call unexported functions through pointers).  Both use exported
+ * functions only, so both are safe with IBT.  node-sysfs is the default
+ * because it moved fewer pages per huge page and gave a lower mean latency
+ * than contig in every bench run (README, results/nodesysfs-fallback/).
  */
-int pcompact_engine = PCOMPACT_ENGINE_CONTIG;
+int pcompact_engine = PCOMPACT_ENGINE_NODE_SYSFS;
 
 static int pcompact_param_set_engine(const char *val,
 				     const struct kernel_param *kp)
@@ -348,7 +349,7 @@ static const struct kernel_param_ops pcompact_param_engine_ops = {
 	.get = pcompact_param_get_engine,
 };
 module_param_cb(engine, &pcompact_param_engine_ops, NULL, 0644);
-MODULE_PARM_DESC(engine, "Compaction engine: contig or node-sysfs (default: contig)");
+MODULE_PARM_DESC(engine, "Compaction engine: node-sysfs or contig (default: node-sysfs)");
 
 /*
  * nodes - the nodes pcompact manages, as a node list ("0", "0-1,3") or

@@ -110,8 +110,9 @@ ALL += [
 ]
 # Issue 13's engine choice: `scripts/bench --scenarios
 # kernel,pcompact,pcompact-nodesysfs`, pcompact's loop driving the kernel's
-# own compaction of the node (its two scanners) instead of emptying blocks;
-# with kernel-unmovable,pcompact-nodesysfs-unmovable for its cost where
+# own compaction of the node (its two scanners) instead of emptying blocks
+# (the default engine since results/nodesysfs-fallback/; the earlier runs
+# were made while contig was); with kernel-unmovable,pcompact-nodesysfs-unmovable for its cost where
 # there is nothing to gain, and in the rate sweep.
 ALL += [
     Scenario("pcompact-nodesysfs", "module", 20, ("khugehog", "thp"),
@@ -124,15 +125,27 @@ ALL += [
     Scenario("sweep-pcompact-nodesysfs", "module", 20, SWEEP,
              "rate sweep, pcompact (20) engine=node-sysfs", "engine=node-sysfs"),
 ]
-# Issue 13's short calls: `scripts/bench --scenarios kernel,pcompact,pcompact-run16`,
-# each alloc_contig_range() call at most 16 MB (as with init_on_alloc=1)
-# instead of 256 MB, so emptied blocks come back while the stream runs.
+# The contig engine, the default until node-sysfs handed its no-progress
+# rounds to contig: `scripts/bench --scenarios kernel,pcompact,pcompact-contig`.
+ALL += [
+    Scenario("pcompact-contig", "module", 20, ("khugehog", "thp"),
+             "pcompact.ko proactiveness=20 engine=contig: pcompact's own choice of blocks, "
+             "emptied with alloc_contig_range()",
+             "engine=contig"),
+    Scenario("sweep-pcompact-contig", "module", 20, SWEEP,
+             "rate sweep, pcompact (20) engine=contig", "engine=contig"),
+]
+# Issue 13's short calls: `scripts/bench --scenarios
+# kernel,pcompact-contig,pcompact-run16`, the contig engine with each
+# alloc_contig_range() call at most 16 MB (as with init_on_alloc=1) instead
+# of 256 MB, so emptied blocks come back while the stream runs.
 ALL += [
     Scenario("pcompact-run16", "module", 20, ("khugehog", "thp"),
-             "pcompact.ko proactiveness=20 run_max_mb=16: calls of at most 16 MB",
-             "run_max_mb=16"),
+             "pcompact.ko proactiveness=20 engine=contig run_max_mb=16: calls of at most 16 MB",
+             "engine=contig run_max_mb=16"),
     Scenario("sweep-pcompact-run16", "module", 20, SWEEP,
-             "rate sweep, pcompact (20) run_max_mb=16", "run_max_mb=16"),
+             "rate sweep, pcompact (20) engine=contig run_max_mb=16",
+             "engine=contig run_max_mb=16"),
 ]
 SWEEP_SCENARIOS = ["sweep-vanilla", "sweep-kernel", "sweep-pcompact",
                    "gfp-vanilla", "gfp-kernel", "gfp-pcompact",

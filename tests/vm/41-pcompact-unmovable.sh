@@ -2,7 +2,7 @@
 # Unmovable fragmentation (khugehog pin mode: 128 pinned kernel pages in
 # every 2 MB): pcompact finds nothing it can move, defers, and its threads
 # use next to no CPU over 30 s (seed 000's back-off result), with the
-# node-sysfs engine; the default engine (contig), whose own scan chooses the
+# default engine (node-sysfs).  engine=contig, whose own scan chooses the
 # blocks, must also pass the pinned blocks over (its skip counters) and defer.
 TIMEOUT=300
 . /pc/tests/vm/lib.sh
@@ -24,8 +24,7 @@ load_and_defer() {
 	done
 }
 
-load_and_defer
-[ "$(cat $PC_PARAM/engine)" = contig ] || fail "default engine $(cat $PC_PARAM/engine)"
+load_and_defer engine=contig
 for nid in $nodes; do
 	note "contig: node $nid: $(node_summary $nid) skipped_unmovable $(node_stat $nid skipped_unmovable) skipped_type $(node_stat $nid skipped_type)"
 	# A pinned block is passed over for its UNMOVABLE pageblock type (the
@@ -35,7 +34,8 @@ for nid in $nodes; do
 done
 rmmod pcompact || fail "rmmod pcompact (contig)"
 
-load_and_defer engine=node-sysfs
+load_and_defer
+[ "$(cat $PC_PARAM/engine)" = node-sysfs ] || fail "default engine $(cat $PC_PARAM/engine)"
 
 # CPU time of the pcompactd threads over a 30 s measurement window.
 cpu_ticks() {

@@ -79,8 +79,8 @@ worked() {
 	return 1
 }
 # A measurement window: 20 rounds of compaction wanted and not done, the
-# first 10 by the node-sysfs engine (which checks the headroom once before
-# it calls the kernel), the rest by contig, the default (which checks it
+# first 10 by the default engine (node-sysfs, which checks the headroom
+# once before it calls the kernel), the rest by contig (which checks it
 # before each range it empties).
 window() {
 	wait_for "held || worked || [ \$(node_stat $nid rounds) -ge $((rounds0 + $1)) ]" 120 ||

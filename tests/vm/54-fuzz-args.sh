@@ -185,7 +185,7 @@ defaults() {
 	echo 6 > $PC_PARAM/max_defer_shift
 	echo 0 > $PC_PARAM/quota_ms
 	echo 256 > $PC_PARAM/run_max_mb
-	echo contig > $PC_PARAM/engine
+	echo node-sysfs > $PC_PARAM/engine
 	echo all > $PC_PARAM/nodes
 	echo 1 > $PC_PARAM/takeover
 }
