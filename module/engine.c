@@ -729,6 +729,7 @@ static bool pcompact_engine_node_sysfs(struct pcompact_round *round)
 	struct file *file;
 	unsigned long migrated, free_before, free_after;
 	unsigned int score_before;
+	bool gained;
 	loff_t pos = 0;
 
 	if (pcompact_node_headroom_blocks(round->nid) < 2)
@@ -757,15 +758,15 @@ static bool pcompact_engine_node_sysfs(struct pcompact_round *round)
 	round->pages_migrated += pcompact_migrated_events() - migrated;
 	/* Net of what was allocated meanwhile: the call has no count of its own. */
 	free_after = pcompact_free_blocks_node(round->nid, pageblock_order);
-	if (free_after > free_before)
+	gained = free_after > free_before;
+	if (gained)
 		round->blocks_freed += free_after - free_before;
 	filp_close(file, NULL);
 	if (watch.stop_reason != PCOMPACT_COMPACTING) {
 		round->stop_reason = watch.stop_reason;
 		return true;
 	}
-	return free_after > free_before ||
-	       pcompact_score_node(round->nid, round->order) < score_before ||
+	return gained || pcompact_score_node(round->nid, round->order) < score_before ||
 	       kthread_should_stop();
 }
 

@@ -112,8 +112,9 @@ ALL += [
 # kernel,pcompact,pcompact-nodesysfs`, pcompact's loop driving the kernel's
 # own compaction of the node (its two scanners) instead of emptying blocks
 # (the default engine since results/nodesysfs-fallback/; the earlier runs
-# were made while contig was); with kernel-unmovable,pcompact-nodesysfs-unmovable for its cost where
-# there is nothing to gain, and in the rate sweep.
+# were made while contig was); with
+# kernel-unmovable,pcompact-nodesysfs-unmovable for its cost where there is
+# nothing to gain, and in the rate sweep.
 ALL += [
     Scenario("pcompact-nodesysfs", "module", 20, ("khugehog", "thp"),
              "pcompact.ko proactiveness=20 engine=node-sysfs: each round is the kernel's "
