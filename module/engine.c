@@ -337,7 +337,8 @@ static bool pcompact_scan_pair(const struct pcompact_scan *scan,
 static bool pcompact_must_stop(struct pcompact_round *round, u64 now)
 {
 	return kthread_should_stop() || !READ_ONCE(pcompact_enabled) ||
-	       (round->deadline_ns && now >= round->deadline_ns);
+	       (round->deadline_ns && now >= round->deadline_ns) ||
+	       (round->max_calls && round->calls >= round->max_calls);
 }
 
 static int pcompact_should_stop(struct pcompact_round *round, struct zone *zone,
@@ -494,6 +495,7 @@ static int pcompact_empty_range(const struct pcompact_scan *scan,
 		in_use += used;
 	}
 	start = ktime_get_ns();
+	round->calls++;
 	err = pcompact_contig_take(pfn, pfn + nr_pages);
 	trace_pcompact_range(round->nid, pfn, nr_blocks, in_use, err,
 			     ktime_get_ns() - start);
@@ -603,7 +605,8 @@ static void pcompact_engine_contig_zone(struct pcompact_round *round,
 	struct pcompact_scan scan = {
 		.zone = zone,
 		.unevictable_ok = round->unevictable_ok,
-		.run_max_pairs = pcompact_run_max_pairs(),
+		/* A round with a call budget (the fallback) takes one pair a call. */
+		.run_max_pairs = round->max_calls ? 1 : pcompact_run_max_pairs(),
 	};
 	unsigned long nr_pairs, read = 0;
 	u64 kswapd_since = 0;
@@ -770,6 +773,23 @@ static bool pcompact_engine_node_sysfs(struct pcompact_round *round)
 	       kthread_should_stop();
 }
 
+/*
+ * The kernel's call once more after the fallback's contig call, unless that
+ * call already stopped the round or reached the target.
+ */
+static void pcompact_engine_retry_node_sysfs(struct pcompact_round *round)
+{
+	u64 now = ktime_get_ns();
+
+	if (round->stop_reason != PCOMPACT_IDLE || round->exhausted ||
+	    kthread_should_stop() || !READ_ONCE(pcompact_enabled) ||
+	    (round->deadline_ns && now >= round->deadline_ns) ||
+	    pcompact_score_node(round->nid, round->order) <= round->low)
+		return;
+	if (!pcompact_engine_node_sysfs(round))
+		round->exhausted = true;
+}
+
 /**
  * pcompact_engine_check() - whether an engine can run on this kernel.
  * @engine:	an enum pcompact_engine_id.
@@ -808,14 +828,19 @@ void pcompact_engine_run(struct pcompact_round *round)
 	 * large free, or after compactions cut short, most free pages of a
 	 * node can sit on the per-CPU lists, and the call ends at once having
 	 * done nothing (6.12: 8 of 20 first rounds in the bench).
-	 * alloc_contig_range() drains those lists, so the contig engine makes
-	 * progress where the kernel's compaction cannot, and the next round's
-	 * call finds the pages on the buddy lists.
+	 * alloc_contig_range() drains those lists, so one contig call (one
+	 * pair, a few milliseconds) puts the pages back where the kernel's
+	 * compaction sees them, and its call is tried once more.  A node where
+	 * that second call gets nothing either is stuck on what cannot move
+	 * (unmovable fragmentation): the round counts as exhausted and the node
+	 * defers, instead of contig emptying nearly full blocks at hundreds of
+	 * pages each.
 	 */
 	if (READ_ONCE(pcompact_engine) == PCOMPACT_ENGINE_NODE_SYSFS) {
 		if (pcompact_engine_node_sysfs(round))
 			return;
 		round->fell_back = true;
+		round->max_calls = 1;
 	}
 	units = kmalloc_array(PCOMPACT_WINDOW_UNITS, sizeof(*units), GFP_KERNEL);
 	if (!units)
@@ -832,10 +857,13 @@ void pcompact_engine_run(struct pcompact_round *round)
 		if (pcompact_score_zone(zone, round->order) <= round->low)
 			continue;
 		pcompact_engine_contig_zone(round, zone, &pn->scan_cursor[zid], units);
-		if (round->stop_reason != PCOMPACT_IDLE)
+		if (round->stop_reason != PCOMPACT_IDLE ||
+		    pcompact_must_stop(round, ktime_get_ns()))
 			break;
 	}
 	kfree(units);
+	if (round->fell_back)
+		pcompact_engine_retry_node_sysfs(round);
 }
 
 /**
