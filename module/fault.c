@@ -18,6 +18,11 @@
  *                         referenced (a double free, which is then avoided
  *                         by leaking the page)
  *
+ *   idle_node_sysfs=0|1   engine=node-sysfs calls end at once having done
+ *                         nothing, so every round takes the fallback
+ *                         (default 0)
+ *   idle_calls            read-only: node-sysfs calls so skipped
+ *
  * Writing fault (at load or at runtime) starts the attempt count afresh.
  * An injected failure is logged as "pcompact: fault: ..." so a test can
  * tell it from a real one.
@@ -212,4 +217,28 @@ void pcompact_fault_release(struct page *page)
 	pr_info("fault: held pfn %#lx (refcount %d) across the free, releasing it\n",
 		page_to_pfn(page), page_ref_count(page));
 	put_page(page);
+}
+
+static bool pcompact_fault_idle;
+static atomic_t pcompact_fault_idle_calls = ATOMIC_INIT(0);
+
+module_param_named(idle_node_sysfs, pcompact_fault_idle, bool, 0644);
+MODULE_PARM_DESC(idle_node_sysfs,
+		 "Test builds only: engine=node-sysfs calls end at once having done nothing (default: 0)");
+module_param_named(idle_calls, pcompact_fault_idle_calls.counter, int, 0444);
+MODULE_PARM_DESC(idle_calls, "Test builds only: node-sysfs calls skipped by idle_node_sysfs");
+
+/**
+ * pcompact_fault_idle_node_sysfs() - whether an engine=node-sysfs call is to
+ * end at once having done nothing, as the kernel's compaction does when the
+ * free pages sit on the per-CPU lists.
+ *
+ * Return: true to skip the call.
+ */
+bool pcompact_fault_idle_node_sysfs(void)
+{
+	if (!READ_ONCE(pcompact_fault_idle))
+		return false;
+	atomic_inc(&pcompact_fault_idle_calls);
+	return true;
 }

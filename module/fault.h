@@ -31,6 +31,7 @@ struct page;
 int pcompact_fault(enum pcompact_fault_step step);
 struct page *pcompact_fault_hold(unsigned long pfn, unsigned long nr_pages);
 void pcompact_fault_release(struct page *page);
+bool pcompact_fault_idle_node_sysfs(void);
 #else
 /**
  * pcompact_fault() - whether a setup step is to fail now (test builds only).
@@ -64,6 +65,18 @@ static inline struct page *pcompact_fault_hold(unsigned long pfn,
  */
 static inline void pcompact_fault_release(struct page *page)
 {
+}
+
+/**
+ * pcompact_fault_idle_node_sysfs() - whether an engine=node-sysfs call is to
+ * end at once having done nothing, as the kernel's compaction does when the
+ * free pages sit on the per-CPU lists (test builds only).
+ *
+ * Return: true to skip the call.
+ */
+static inline bool pcompact_fault_idle_node_sysfs(void)
+{
+	return false;
 }
 #endif
 

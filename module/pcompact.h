@@ -199,6 +199,8 @@ void pcompact_score_wmarks(struct pcompact_wmarks *wmarks);
  * @max_calls:		contig calls (alloc_contig_range()) the round may make,
  *			or 0 for no limit.
  * @calls:		out: contig calls made.
+ * @max_used:		contig empties only blocks with at most this many pages
+ *			in use, or any block for 0.
  */
 struct pcompact_round {
 	int nid;
@@ -218,6 +220,7 @@ struct pcompact_round {
 	bool fell_back;
 	unsigned int max_calls;
 	unsigned int calls;
+	unsigned int max_used;
 };
 
 int pcompact_engine_check(int engine);
