@@ -59,3 +59,15 @@ def test_tail_keeps_the_whole_digest_after_the_last_lines():
     assert "# " + check.DIGEST in shown
     assert "#   FAIL: 40 stalls for 200 hugepages after compact_memory" in shown
     assert shown[-1].endswith("RIP: 0010:__schedule+0x30c/0x1080")
+
+
+def test_once_tests_run_whole_on_exactly_one_full_kernel():
+    kernels = check.FULL_KERNELS.split()
+    for glob_ in check.ONCE_TESTS:
+        homes = [k for k in kernels if glob_ not in check.once_skips(k, kernels).split()]
+        assert len(homes) == 1, (glob_, homes)
+
+
+def test_once_tests_go_to_the_first_kernel_when_their_own_is_not_chosen():
+    assert check.once_skips("6.1", ["6.1"]) == ""
+    assert check.once_skips("6.12", ["6.1", "6.12"]) == " ".join(check.ONCE_TESTS)
