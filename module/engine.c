@@ -337,8 +337,7 @@ static bool pcompact_scan_pair(const struct pcompact_scan *scan,
 static bool pcompact_must_stop(struct pcompact_round *round, u64 now)
 {
 	return kthread_should_stop() || !READ_ONCE(pcompact_enabled) ||
-	       (round->deadline_ns && now >= round->deadline_ns) ||
-	       (round->max_calls && round->calls >= round->max_calls);
+	       (round->deadline_ns && now >= round->deadline_ns);
 }
 
 static int pcompact_should_stop(struct pcompact_round *round, struct zone *zone,
@@ -495,7 +494,6 @@ static int pcompact_empty_range(const struct pcompact_scan *scan,
 		in_use += used;
 	}
 	start = ktime_get_ns();
-	round->calls++;
 	err = pcompact_contig_take(pfn, pfn + nr_pages);
 	trace_pcompact_range(round->nid, pfn, nr_blocks, in_use, err,
 			     ktime_get_ns() - start);
@@ -609,8 +607,13 @@ static void pcompact_engine_contig_zone(struct pcompact_round *round,
 	struct pcompact_scan scan = {
 		.zone = zone,
 		.unevictable_ok = round->unevictable_ok,
-		/* A round with a call budget (the fallback) takes one pair a call. */
-		.run_max_pairs = round->max_calls ? 1 : pcompact_run_max_pairs(),
+		/*
+		 * A fallback round with a quota takes one pair a call: the deadline
+		 * is checked only between calls, and one of run_max_mb took 1 s
+		 * under TCG (58 on 6.12: a round of 1090 ms for a quota of 50).
+		 */
+		.run_max_pairs = round->fell_back && round->deadline_ns ?
+				 1 : pcompact_run_max_pairs(),
 	};
 	unsigned long nr_pairs, read = 0;
 	u64 kswapd_since = 0;
@@ -777,25 +780,6 @@ static bool pcompact_engine_node_sysfs(struct pcompact_round *round)
 	       kthread_should_stop();
 }
 
-/*
- * The kernel's call once more after the fallback's contig call, unless the
- * round must stop or reached its target.  Whether the node is exhausted is
- * then the kernel's call's to say, not contig's (which may have used the
- * last unit it found): with no contig call made, nothing was drained and
- * the call would find what it found before.
- */
-static void pcompact_engine_retry_node_sysfs(struct pcompact_round *round)
-{
-	u64 now = ktime_get_ns();
-
-	if (round->stop_reason != PCOMPACT_IDLE || kthread_should_stop() ||
-	    !READ_ONCE(pcompact_enabled) ||
-	    (round->deadline_ns && now >= round->deadline_ns) ||
-	    pcompact_score_node(round->nid, round->order) <= round->low)
-		return;
-	round->exhausted = !round->calls || !pcompact_engine_node_sysfs(round);
-}
-
 /**
  * pcompact_engine_check() - whether an engine can run on this kernel.
  * @engine:	an enum pcompact_engine_id.
@@ -834,21 +818,20 @@ void pcompact_engine_run(struct pcompact_round *round)
 	 * large free, or after compactions cut short, most free pages of a
 	 * node can sit on the per-CPU lists, and the call ends at once having
 	 * done nothing (6.12: 8 of 20 first rounds in the bench).
-	 * alloc_contig_range() drains those lists, so one contig call (one
-	 * pair, a few milliseconds) puts the pages back where the kernel's
-	 * compaction sees them, and its call is tried once more.  A node where
-	 * that second call gets nothing either is stuck on what cannot move
-	 * (unmovable fragmentation): the round counts as exhausted and the node
-	 * defers.  The call is a drain, not the round's work, so it takes only
-	 * blocks at most half in use: on unmovable fragmentation the movable
-	 * blocks left are nearly full, and one pair of them cost ~460 migrations
-	 * a block and 170 ms of CPU a round under TCG (6.12, 7c57860).
+	 * alloc_contig_range() drains those lists, so the contig engine makes
+	 * progress where the kernel's compaction cannot.  One contig call and
+	 * the kernel's call once more did not do (6.12, 7c57860: the second
+	 * call got 1-2 blocks and the node lost its head start), so contig
+	 * takes the rest of the round.  It empties only blocks at most half in
+	 * use: where only fuller ones are movable (unmovable fragmentation) the
+	 * kernel's compaction gets nothing either, and contig emptied 9-12
+	 * blocks there at ~460 pages each for 0.75-5.3 s of CPU in 45 s
+	 * (b3b444f).
 	 */
 	if (READ_ONCE(pcompact_engine) == PCOMPACT_ENGINE_NODE_SYSFS) {
 		if (pcompact_engine_node_sysfs(round))
 			return;
 		round->fell_back = true;
-		round->max_calls = 1;
 		round->max_used = pageblock_nr_pages / 2;
 	}
 	units = kmalloc_array(PCOMPACT_WINDOW_UNITS, sizeof(*units), GFP_KERNEL);
@@ -866,13 +849,10 @@ void pcompact_engine_run(struct pcompact_round *round)
 		if (pcompact_score_zone(zone, round->order) <= round->low)
 			continue;
 		pcompact_engine_contig_zone(round, zone, &pn->scan_cursor[zid], units);
-		if (round->stop_reason != PCOMPACT_IDLE ||
-		    pcompact_must_stop(round, ktime_get_ns()))
+		if (round->stop_reason != PCOMPACT_IDLE)
 			break;
 	}
 	kfree(units);
-	if (round->fell_back)
-		pcompact_engine_retry_node_sysfs(round);
 }
 
 /**

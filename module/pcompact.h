@@ -191,14 +191,9 @@ void pcompact_score_wmarks(struct pcompact_wmarks *wmarks);
  * @stop_reason:	out: why the round ended early (a PCOMPACT_* state), or
  *			PCOMPACT_IDLE when it reached its target or ran out of work.
  * @exhausted:		out: a zone still short of its target had no block left
- *			to try, or (node-sysfs) the kernel's call made no
- *			progress even after the fallback, so another round now
- *			would find nothing either.
+ *			to try, so another round now would find nothing either.
  * @fell_back:		out: engine=node-sysfs made no progress and the round
- *			went on with one call of the contig engine.
- * @max_calls:		contig calls (alloc_contig_range()) the round may make,
- *			or 0 for no limit.
- * @calls:		out: contig calls made.
+ *			went on with the contig engine.
  * @max_used:		contig empties only blocks with at most this many pages
  *			in use, or any block for 0.
  */
@@ -218,8 +213,6 @@ struct pcompact_round {
 	int stop_reason;
 	bool exhausted;
 	bool fell_back;
-	unsigned int max_calls;
-	unsigned int calls;
 	unsigned int max_used;
 };
 
