@@ -22,7 +22,7 @@ done || exit 1
 checked=$(find $PC_SYS -type f | wc -l)
 for f in $PC_PARAM/*; do
 	case ${f##*/} in
-	fault_hits|holds|hold_freed) want=444 ;;
+	fault_hits|holds|hold_freed|idle_calls) want=444 ;;
 	*) want=644 ;;
 	esac
 	[ "$(mode "$f")" = $want ] || fail "$f has mode $(mode "$f"), want $want"

@@ -31,7 +31,7 @@ FLOOR=35
 insmod /pc/module/pcompact.ko enabled=0 engine=node-sysfs max_defer_shift=0 || fail "insmod"
 start_frag --verify
 fragmented_nodes 70
-trap 'echo 0 > $END_EVENT/enable' EXIT
+trap '{ echo 0 > $END_EVENT/enable; } 2>/dev/null' EXIT
 
 # round_ends NID FIELD: that field of the node's traced round ends, one a line.
 round_ends() {

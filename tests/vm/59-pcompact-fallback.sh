@@ -10,8 +10,10 @@
 # - With frag's default quarter kept and quota_ms 100 (50 ms per 500 ms
 #   interval) it frees blocks and every round lasts at most 250 ms (calls
 #   of run_max_mb: a round of 1090 ms in 58 on 6.12).
-# - Without a quota, every node then reaches the low threshold.
-# frag --verify then finds every page it keeps intact.
+# - Without a quota, from a fresh frag state (after the quota rounds a
+#   node can sit between the low and high thresholds, where no round
+#   starts), every node then reaches the low threshold.
+# frag --verify finds every page it keeps intact after each of the last two.
 TIMEOUT=400
 . /pc/tests/vm/lib.sh
 
@@ -25,18 +27,30 @@ TARGET_LOW=60
 # Deferral of one interval, so that rounds follow each other.
 insmod $KO enabled=0 engine=node-sysfs max_defer_shift=0 idle_node_sysfs=1 ||
 	fail "insmod"
-trap 'echo 0 > $END_EVENT/enable' EXIT
+trap '{ echo 0 > $END_EVENT/enable; } 2>/dev/null' EXIT
 
-# fragment ARGS: frag with ARGS, thresholds 10/15, and every node above 15
-# in ABOVE: a node never leaves work for a block or two freed.
+# fragment LOW HIGH ARGS: frag with ARGS, thresholds LOW/HIGH, and every
+# node above HIGH in ABOVE.
 fragment() {
+	low=$1
+	high=$2
+	shift 2
 	start_frag "$@"
 	fragmented_nodes 70
-	set_wmarks 10 15
+	set_wmarks "$low" "$high"
 	ABOVE=""
 	for nid in $(nodes_with_memory); do
-		[ "$(node_stat $nid score)" -gt 15 ] && ABOVE="$ABOVE $nid"
+		[ "$(node_stat $nid score)" -gt "$high" ] && ABOVE="$ABOVE $nid"
 	done
+	[ -n "$ABOVE" ] || fail "frag $*: no node above $high"
+}
+
+# verify_frag WHAT: frag --verify finds every page it keeps intact; stop it.
+verify_frag() {
+	kill -USR1 "$FRAG_PID"
+	wait_for "grep -q -E 'verify (ok|FAILED)' $FRAG_OUT" 120 || fail "frag did not verify ($1)"
+	grep -q 'verify ok' "$FRAG_OUT" || fail "frag --verify found changed pages ($1)"
+	stop_frag || fail "frag exit status $? ($1)"
 }
 
 # stat_at STAT: that counter of every node in ABOVE, space-separated.
@@ -76,8 +90,9 @@ round_ends() {
 }
 
 # Three quarters of frag's blocks in use: the fallback may empty only the
-# blocks frag left lighter (at most half in use), and then defers.
-fragment --keep 0.75
+# blocks frag left lighter (at most half in use), and then defers.  Low
+# thresholds (10/15): a node never leaves work for a block or two freed.
+fragment 10 15 --keep 0.75
 run_until 2 deferrals
 for nid in $ABOVE; do
 	note "3/4 kept: node $nid: $(node_summary $nid) pages_migrated $(node_stat $nid pages_migrated) engine_fallbacks $(node_stat $nid engine_fallbacks)"
@@ -94,7 +109,7 @@ done
 stop_frag || fail "frag (3/4 kept) exit status $?"
 
 # A quarter in use, within the quota.
-fragment --verify
+fragment 10 15 --verify
 echo 100 > $PC_PARAM/quota_ms || fail "quota_ms 100"
 run_until 3 rounds
 for nid in $ABOVE; do
@@ -103,10 +118,11 @@ for nid in $ABOVE; do
 	[ "$took" -le $QUOTA_MAX_NS ] ||
 		fail "node $nid: a fallback round of $((took / 1000000)) ms with a quota of 50 ms per round"
 done
+verify_frag "quota"
 
 # Without a quota, to the target.
 echo 0 > $PC_PARAM/quota_ms
-set_wmarks $TARGET_LOW $((TARGET_LOW + 5))
+fragment $TARGET_LOW $((TARGET_LOW + 5)) --verify
 echo 1 > $PC_PARAM/enabled
 for nid in $ABOVE; do
 	wait_for "[ \$(node_stat $nid score) -le $TARGET_LOW ]" 120 || {
@@ -119,9 +135,6 @@ for nid in $ABOVE; do
 	note "target: node $nid: $(node_summary $nid) pages_migrated $(node_stat $nid pages_migrated) engine_fallbacks $(node_stat $nid engine_fallbacks)"
 done
 
-kill -USR1 "$FRAG_PID"
-wait_for "grep -q -E 'verify (ok|FAILED)' $FRAG_OUT" 120 || fail "frag did not verify"
-grep -q 'verify ok' "$FRAG_OUT" || fail "frag --verify found changed pages"
-stop_frag || fail "frag exit status $?"
+verify_frag "target"
 rmmod pcompact || fail "rmmod"
 check_dmesg_clean
