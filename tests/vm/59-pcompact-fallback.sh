@@ -30,19 +30,21 @@ insmod $KO enabled=0 engine=node-sysfs max_defer_shift=0 idle_node_sysfs=1 ||
 trap '{ echo 0 > $END_EVENT/enable; } 2>/dev/null' EXIT
 
 # fragment LOW HIGH ARGS: frag with ARGS, thresholds LOW/HIGH, and every
-# node above HIGH in ABOVE.
+# node above HIGH in ABOVE.  (fragmented_nodes sets LOW and high: the
+# thresholds asked for are kept under other names.)
 fragment() {
-	low=$1
-	high=$2
+	want_low=$1
+	want_high=$2
 	shift 2
 	start_frag "$@"
 	fragmented_nodes 70
-	set_wmarks "$low" "$high"
+	set_wmarks "$want_low" "$want_high"
 	ABOVE=""
 	for nid in $(nodes_with_memory); do
-		[ "$(node_stat $nid score)" -gt "$high" ] && ABOVE="$ABOVE $nid"
+		[ "$(node_stat $nid score)" -gt "$want_high" ] && ABOVE="$ABOVE $nid"
 	done
-	[ -n "$ABOVE" ] || fail "frag $*: no node above $high"
+	[ -n "$ABOVE" ] || fail "frag $*: no node above $want_high"
+	note "frag $*: thresholds $(cat $PC_PARAM/wmark_low)/$(cat $PC_PARAM/wmark_high), nodes above:$ABOVE"
 }
 
 # verify_frag WHAT: frag --verify finds every page it keeps intact; stop it.
