@@ -94,9 +94,6 @@ for nid in $ABOVE; do
 	[ "$(node_stat $nid blocks_freed)" -gt 0 ] || fail "node $nid: no net block freed"
 done
 
-kill -USR1 "$FRAG_PID"
-wait_for "grep -q -E 'verify (ok|FAILED)' $FRAG_OUT" 120 || fail "frag did not verify"
-grep -q 'verify ok' "$FRAG_OUT" || fail "frag --verify found changed pages"
-stop_frag || fail "frag exit status $?"
+verify_frag
 rmmod pcompact || fail "rmmod"
 check_dmesg_clean

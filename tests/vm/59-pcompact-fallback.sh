@@ -47,14 +47,6 @@ fragment() {
 	note "frag $*: thresholds $(cat $PC_PARAM/wmark_low)/$(cat $PC_PARAM/wmark_high), nodes above:$ABOVE"
 }
 
-# verify_frag WHAT: frag --verify finds every page it keeps intact; stop it.
-verify_frag() {
-	kill -USR1 "$FRAG_PID"
-	wait_for "grep -q -E 'verify (ok|FAILED)' $FRAG_OUT" 120 || fail "frag did not verify ($1)"
-	grep -q 'verify ok' "$FRAG_OUT" || fail "frag --verify found changed pages ($1)"
-	stop_frag || fail "frag exit status $? ($1)"
-}
-
 # stat_at STAT: that counter of every node in ABOVE, space-separated.
 stat_at() { for nid in $ABOVE; do printf '%s ' "$(node_stat $nid "$1")"; done; }
 

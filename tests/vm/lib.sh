@@ -101,6 +101,18 @@ stop_frag() {
 	wait "$FRAG_PID"
 }
 
+# verify_frag [WHAT]: frag (started with --verify) checks every page it
+# keeps (SIGUSR1); fail unless all are intact, then stop it.  WHAT names
+# the phase in the failure message.
+verify_frag() {
+	kill -USR1 "$FRAG_PID"
+	wait_for "grep -q -E 'verify (ok|FAILED)' $FRAG_OUT" 120 ||
+		fail "frag did not verify${1:+ ($1)}"
+	grep -q 'verify ok' "$FRAG_OUT" ||
+		{ cat "$FRAG_OUT"; fail "frag --verify found changed pages${1:+ ($1)}"; }
+	stop_frag || fail "frag exit status $?${1:+ ($1)}"
+}
+
 # zram_swap SIZE: swap on a zram device, so anonymous memory can be
 # reclaimed and kswapd has real work (the initramfs has nothing else).
 zram_swap() {
