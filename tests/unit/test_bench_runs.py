@@ -127,6 +127,31 @@ def test_issue_13_drain_targets():
         "verdict"] == stats.NOT_MEASURED
 
 
+def test_issue_13_drain_targets_at_proactiveness_80():
+    # Against the kernel at 80, not at 20: pcompact-p80 0.5x kernel-p80's
+    # mean (met) and 2x its CPU per block (missed), while plain kernel's
+    # runs, far slower, must not enter.
+    rs = {"kernel": [cost_run(9000 + d, 90000, 9.0, 160) for d in (0, 10, -10)],
+          "kernel-p80": [cost_run(1000 + d, 5000 + d, 1.0 + d / 1000, 150) for d in (0, 20)],
+          "pcompact-p80": [cost_run(500 + d, 5000 + d, 2.0 + d / 1000, 140 + d / 10)
+                           for d in (0, 10, -10, 20, -20)]}
+    t = {x["target"]: x for x in runs.evaluate_targets(rs, seed=4)}
+    mean = t["pcompact (proactiveness 80) mean <= 0.7 x kernel (80) mean"]
+    assert mean["verdict"] == stats.MET and mean["n"] == "5/2"
+    assert 0.48 < mean["estimate"] < 0.51
+    assert t["pcompact (proactiveness 80) compactor CPU per block created <= kernel (80)'s"][
+        "verdict"] == stats.MISSED
+    assert t["pcompact (proactiveness 80) pages migrated per block created <= kernel (80)'s"][
+        "verdict"] == stats.MET
+    # p99 equal to the kernel's at best: not met.
+    assert t["pcompact (proactiveness 80) p99 <= 1 x kernel (80) p99"]["verdict"] != stats.MET
+    # Without kernel-p80's runs they are not measured.
+    del rs["kernel-p80"]
+    t = {x["target"]: x for x in runs.evaluate_targets(rs, seed=4)}
+    assert t["pcompact (proactiveness 80) mean <= 0.7 x kernel (80) mean"][
+        "verdict"] == stats.NOT_MEASURED
+
+
 def test_targets_without_runs_are_not_measured():
     t = runs.evaluate_targets({"vanilla": [run(1, 1, 1)]}, seed=1)
     assert all(x["verdict"] == stats.NOT_MEASURED for x in t)
