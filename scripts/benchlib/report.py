@@ -323,6 +323,10 @@ def build_workload(scenario, files, w, present):
             ok = [int(line.split(",")[2]) for line in samples_csv.splitlines()[1:]
                   if line.strip() and line.split(",")[5].strip() == "1"]
             size = int(info.get("max", 0))
+            # A failed attempt is slower than any limit: issue 13 asks that
+            # 99% of a burst's allocations come within one.
+            attempts = sorted(ok) + [float("inf")] * khh["failures"]
+            p99 = metrics.percentile(attempts, 99)
             summary["bursts"].append({
                 "burst": k, "low": int(info.get("low", 0)),
                 "reached_low": info.get("reached_low") == "1",
@@ -331,7 +335,8 @@ def build_workload(scenario, files, w, present):
                 "obtained_pct": metrics.ratio(khh["count"], size, 100),
                 "p50_us": khh.get("p50_us"), "p95_us": khh.get("p95_us"),
                 "mean_us": khh.get("mean_us"),
-                "over_100us_pct": 100.0 * sum(v > 100_000 for v in ok) / len(ok) if ok else None})
+                "over_100us_pct": 100.0 * sum(v > 100_000 for v in ok) / len(ok) if ok else None,
+                "p99_attempts_us": p99 / 1000 if p99 is not None else None})
             for name in (f"burst{k}_info.txt", f"burst{k}_summary.txt", f"burst{k}_samples.csv"):
                 out_files[f"bursts_{name}"] = files[f"bursts/{name}"]
             k += 1
@@ -1114,13 +1119,15 @@ def runs_markdown(ctx, targets, run_rows, aggregated, order, like=None,
                  "threshold (at most 60 s; *reached* says whether it got there), then "
                  "allocates 80% of the free order-9 blocks a free memory fragmented to that "
                  "score holds, frees them, and frag fragments again with the mechanism still "
-                 "on. Medians over the runs that count.\n")
+                 "on. Medians over the runs that count; the p99 of attempts counts a failed "
+                 "allocation as slower than any.\n")
         L.append("| Scenario | Burst | reached low (runs) | wait (s) | size | obtained % | "
-                 "p50 (us) | p95 (us) | > 100 us (%) |")
-        L.append("|:---|---:|---:|---:|---:|---:|---:|---:|---:|")
+                 "p50 (us) | p95 (us) | > 100 us (%) | p99 of attempts (us) |")
+        L.append("|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for r in bursts:
             L.append(f"| {r[0]} | {r[1]} | {r[2]} | {_fmt(r[3])} | {_fmt(r[4])} | "
-                     f"{_fmt(r[5])} | {_fmt(r[6])} | {_fmt(r[7])} | {_fmt(r[8])} |")
+                     f"{_fmt(r[5])} | {_fmt(r[6])} | {_fmt(r[7])} | {_fmt(r[8])} | "
+                     f"{_fmt(r[9])} |")
         L.append("")
     if ctx.get("streams"):
         L.append("## Workloads beyond the drain\n")

@@ -195,6 +195,24 @@ SWEEP_TARGETS = [
                        ("share over 100 us", ("over_100us_pct",)))
 ]
 
+def slowest_burst_p99(summary):
+    """The highest p99 (us) over a run's bursts, a failed attempt counting as
+    slower than any (inf); None for a run without bursts."""
+    bursts = (summary.get("bursts") or {}).get("bursts") or []
+    p99s = [b.get("p99_attempts_us") for b in bursts]
+    if not p99s or any(not _number(v) for v in p99s):
+        return None
+    return max(p99s)
+
+
+# Issue 13's sized burst: every burst of a run has 99% of its allocations
+# within 2x the manual floor's p50 (the drain's manual scenario, in the
+# same bench).
+BURST_TARGETS = [
+    ("bursts: pcompact's slowest burst p99 (failures as slow) <= 2 x manual p50",
+     ("bursts-pcompact", slowest_burst_p99), ("manual", LAT + ("p50_us",)), 2.0, "le"),
+]
+
 # The scenarios each list of targets is about: a list is evaluated when one
 # of its scenarios ran (the drain's also when nothing else did).
 def _target_scenarios(targets):
@@ -203,6 +221,7 @@ def _target_scenarios(targets):
 
 DRAIN_TARGET_SCENARIOS = _target_scenarios(TARGETS)
 SWEEP_TARGET_SCENARIOS = _target_scenarios(SWEEP_TARGETS)
+BURST_TARGET_SCENARIOS = {"bursts-pcompact"}
 
 
 def _fmt(v):
@@ -229,7 +248,7 @@ def evaluate_targets(runs, seed):
     target gets seed + its index, the sweep's seed + 100 + theirs, so adding
     a target changes no other).  The drain's TARGETS are evaluated when one
     of their scenarios ran or no sweep did, SWEEP_TARGETS when the sweep's
-    did.
+    did, BURST_TARGETS when bursts-pcompact did (seed + 200 + index).
     """
     ran = {n for n, rs in runs.items() if rs}
     lists = []
@@ -237,6 +256,8 @@ def evaluate_targets(runs, seed):
         lists += [(seed + i, t) for i, t in enumerate(TARGETS)]
     if ran & SWEEP_TARGET_SCENARIOS:
         lists += [(seed + 100 + i, t) for i, t in enumerate(SWEEP_TARGETS)]
+    if ran & BURST_TARGET_SCENARIOS:
+        lists += [(seed + 200 + i, t) for i, t in enumerate(BURST_TARGETS)]
     return _evaluate(runs, lists)
 
 
@@ -414,7 +435,7 @@ def stream_rows(standing):
 
 
 BURST_COLUMNS = ["scenario", "burst", "reached_low", "wait_s", "size", "obtained_pct",
-                 "p50_us", "p95_us", "over_100us_pct", "runs"]
+                 "p50_us", "p95_us", "over_100us_pct", "p99_attempts_us", "runs"]
 
 
 def burst_rows(standing):
@@ -431,5 +452,6 @@ def burst_rows(standing):
             m = median_summary(got)
             rows.append([name, k + 1, f"{sum(1 for b in got if b['reached_low'])}/{len(got)}",
                          m.get("wait_s"), m.get("size"), m.get("obtained_pct"), m.get("p50_us"),
-                         m.get("p95_us"), m.get("over_100us_pct"), len(got)])
+                         m.get("p95_us"), m.get("over_100us_pct"), m.get("p99_attempts_us"),
+                         len(got)])
     return rows
