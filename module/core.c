@@ -143,6 +143,8 @@ static void pcompactd_round(struct pcompact_node *pn, unsigned int score,
 	atomic64_add(round.scanned_blocks, &pn->stats.scanned_blocks);
 	if (round.fell_back)
 		atomic64_inc(&pn->stats.engine_fallbacks);
+	if (round.out_of_room)
+		atomic64_inc(&pn->stats.headroom_stops);
 	trace_pcompact_round_end(pn->nid, score, after, round.blocks_freed,
 				 round.pages_migrated, took);
 

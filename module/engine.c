@@ -523,9 +523,12 @@ static void pcompact_salvage_run(const struct pcompact_scan *scan,
 	int stop;
 
 	for (pair = 0; pair < nr_blocks; pair += 2) {
-		if (!pcompact_zone_blocks_to_target(scan->zone, round) ||
-		    pcompact_headroom_blocks(scan->zone) < 2)
+		if (!pcompact_zone_blocks_to_target(scan->zone, round))
 			return;
+		if (pcompact_headroom_blocks(scan->zone) < 2) {
+			round->out_of_room = true;
+			return;
+		}
 		stop = pcompact_should_stop(round, scan->zone, kswapd_since);
 		if (stop != PCOMPACT_COMPACTING) {
 			round->stop_reason = stop;
@@ -568,8 +571,10 @@ static bool pcompact_empty_window(const struct pcompact_scan *scan,
 		    unit->cost > (unsigned long)round->max_used * unit->nr_blocks)
 			return false;
 		room = pcompact_headroom_blocks(zone);
-		if (room < unit->nr_blocks && (unit->nr_blocks == 1 || room < 2))
+		if (room < unit->nr_blocks && (unit->nr_blocks == 1 || room < 2)) {
+			round->out_of_room = true;
 			return true;
+		}
 		/* Cut a run of pairs to the blocks still needed, the room and the cap. */
 		nr_blocks = min3((unsigned long)unit->nr_blocks, ALIGN(needed, 2),
 				 room & ~1UL);
@@ -649,6 +654,23 @@ static void pcompact_engine_contig_zone(struct pcompact_round *round,
 }
 
 /*
+ * Free memory a node has for compaction, in pageblocks: a call starts with
+ * two and is stopped once none is left (pcompact_sysfs_watch_check()).  On
+ * a node held near its watermarks reclaim, not compaction, is what it needs.
+ */
+static unsigned long pcompact_node_headroom_blocks(int nid)
+{
+	pg_data_t *pgdat = NODE_DATA(nid);
+	unsigned long room = 0;
+	int zid;
+
+	for (zid = 0; zid < MAX_NR_ZONES; zid++)
+		if (populated_zone(&pgdat->node_zones[zid]))
+			room += pcompact_headroom_blocks(&pgdat->node_zones[zid]);
+	return room;
+}
+
+/*
  * What watches an engine=node-sysfs call.  The kernel's full compaction of a
  * node has no target, quota or back-off of its own, so while it runs a work
  * item samples the node every jiffy, from any CPU (the compacting one may be
@@ -665,7 +687,15 @@ struct pcompact_sysfs_watch {
 	int stop_reason;	/* PCOMPACT_COMPACTING while the call may go on */
 };
 
-/* As pcompact_should_stop(), for the node, with the round's target added. */
+/*
+ * As pcompact_should_stop(), for the node, with the round's target and its
+ * headroom added.  The headroom is checked all along, not only before the
+ * call: each page the kernel's compaction migrates takes a free page from the
+ * buddy lists and frees its source to the compacting CPU's per-cpu list,
+ * which the zone's free count leaves out.  On 6.12, whose lists grow to the
+ * low watermark, a call at a node's margin took its free count below min
+ * and the OOM killer ran (make bench, 2026-11-25; test 60).
+ */
 static int pcompact_sysfs_watch_check(struct pcompact_sysfs_watch *watch)
 {
 	struct pcompact_round *round = watch->round;
@@ -675,6 +705,10 @@ static int pcompact_sysfs_watch_check(struct pcompact_sysfs_watch *watch)
 	    (round->deadline_ns && now >= round->deadline_ns) ||
 	    pcompact_score_node(round->nid, round->order) <= round->low)
 		return PCOMPACT_IDLE;
+	if (!pcompact_node_headroom_blocks(round->nid)) {
+		round->out_of_room = true;
+		return PCOMPACT_IDLE;
+	}
 	if (pcompact_kswapd_active(round->nid)) {
 		if (!watch->kswapd_since)
 			watch->kswapd_since = now;
@@ -702,24 +736,6 @@ static void pcompact_sysfs_watch_fn(struct work_struct *work)
 }
 
 /*
- * Free memory a node has for compaction, in pageblocks.  The kernel's own
- * compaction takes its targets a batch at a time and barely dips free
- * memory, so this is checked once, before the call: on a node held near its
- * watermarks reclaim, not compaction, is what it needs.
- */
-static unsigned long pcompact_node_headroom_blocks(int nid)
-{
-	pg_data_t *pgdat = NODE_DATA(nid);
-	unsigned long room = 0;
-	int zid;
-
-	for (zid = 0; zid < MAX_NR_ZONES; zid++)
-		if (populated_zone(&pgdat->node_zones[zid]))
-			room += pcompact_headroom_blocks(&pgdat->node_zones[zid]);
-	return room;
-}
-
-/*
  * The kernel's full compaction of one node, through its stable sysfs file,
  * watched as above so that it stops at the round's target, quota or
  * back-off.  SIGKILL is let in only while it runs; stopping the thread
@@ -742,8 +758,10 @@ static bool pcompact_engine_node_sysfs(struct pcompact_round *round)
 	bool gained;
 	loff_t pos = 0;
 
-	if (pcompact_node_headroom_blocks(round->nid) < 2)
+	if (pcompact_node_headroom_blocks(round->nid) < 2) {
+		round->out_of_room = true;
 		return true;
+	}
 	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/compact",
 		 round->nid);
 	file = pcompact_filp_open(path, O_WRONLY);

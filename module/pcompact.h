@@ -58,6 +58,9 @@ enum pcompact_state {
  *			node's free blocks were short of its reserve.
  * @engine_fallbacks:	engine=node-sysfs rounds whose kernel compaction made
  *			no progress and that went on with the contig engine.
+ * @headroom_stops:	rounds that stopped, or did no work, because the node's
+ *			free memory was within pcompact's headroom above its
+ *			high watermark.
  */
 struct pcompact_stats {
 	atomic64_t rounds;
@@ -79,6 +82,7 @@ struct pcompact_stats {
 	atomic64_t stall_wakes;
 	atomic64_t reserve_rounds;
 	atomic64_t engine_fallbacks;
+	atomic64_t headroom_stops;
 };
 
 /**
@@ -194,6 +198,8 @@ void pcompact_score_wmarks(struct pcompact_wmarks *wmarks);
  *			to try, so another round now would find nothing either.
  * @fell_back:		out: engine=node-sysfs made no progress and the round
  *			went on with the contig engine.
+ * @out_of_room:	out: the round stopped, or did no work, because free
+ *			memory was within the headroom above the high watermark.
  * @max_used:		contig empties only blocks with at most this many pages
  *			in use, or any block for 0.
  */
@@ -213,6 +219,7 @@ struct pcompact_round {
 	int stop_reason;
 	bool exhausted;
 	bool fell_back;
+	bool out_of_room;
 	unsigned int max_used;
 };
 

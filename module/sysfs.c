@@ -148,6 +148,7 @@ PCOMPACT_COUNTER_ATTR(kswapd_wakes);
 PCOMPACT_COUNTER_ATTR(stall_wakes);
 PCOMPACT_COUNTER_ATTR(reserve_rounds);
 PCOMPACT_COUNTER_ATTR(engine_fallbacks);
+PCOMPACT_COUNTER_ATTR(headroom_stops);
 
 static struct attribute *pcompact_node_attrs[] = {
 	&pcompact_attr_score.attr,
@@ -178,6 +179,7 @@ static struct attribute *pcompact_node_attrs[] = {
 	&pcompact_attr_stall_wakes.kattr.attr,
 	&pcompact_attr_reserve_rounds.kattr.attr,
 	&pcompact_attr_engine_fallbacks.kattr.attr,
+	&pcompact_attr_headroom_stops.kattr.attr,
 	NULL,
 };
 

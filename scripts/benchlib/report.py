@@ -46,7 +46,7 @@ KTHREADS = ("kcompactd", "pcompactd", "kswapd")
 PCOMPACT_COUNTERS = ("rounds", "blocks_freed", "pages_migrated", "failed_blocks",
                      "skipped_unmovable", "deferrals", "backoffs_kswapd",
                      "backoffs_contention", "compact_ms", "direct_stalls", "stall_wakes",
-                     "reserve_rounds", "engine_fallbacks")
+                     "reserve_rounds", "engine_fallbacks", "headroom_stops")
 
 
 class ScenarioError(Exception):

@@ -2,7 +2,8 @@
 # pcompact keeps its headroom: on a fragmented node held at its low
 # watermark (a little above min, below high + 1024 pages) by a tmpfs that
 # keeps writing there, neither engine starts any work (blocks_freed,
-# failed_blocks and pages_migrated stay 0 although rounds run), the node's free memory never
+# failed_blocks and pages_migrated stay 0 although rounds run, and
+# headroom_stops counts them), the node's free memory never
 # falls below its min watermark and nothing is OOM-killed.  Once the memory
 # is given back, the same node compacts, and frag --verify finds every
 # page it keeps intact.
@@ -101,6 +102,7 @@ worked() {
 # once before it calls the kernel), the rest by contig (which checks it
 # before each range it empties).
 window() {
+	_stops=$(node_stat "$nid" headroom_stops)
 	wait_for "held || worked || [ \$(node_stat $nid rounds) -ge $((rounds0 + $1)) ]" 120 ||
 		fail "node $nid: only $(( $(node_stat "$nid" rounds) - rounds0 )) rounds in 120 s" \
 			"(engine $(cat $PC_PARAM/engine), state $(node_stat "$nid" state)," \
@@ -108,6 +110,8 @@ window() {
 	worked && fail "node $nid: engine $(cat $PC_PARAM/engine) worked below its headroom:" \
 		"$(node_summary "$nid") pages_migrated $(node_stat "$nid" pages_migrated);" \
 		"free now $(zone_field "$nid" free), highest seen $highest, pcp $(pcp_pages "$nid")"
+	[ "$(node_stat "$nid" headroom_stops)" -gt "$_stops" ] ||
+		fail "node $nid: engine $(cat $PC_PARAM/engine) counted no headroom stop"
 }
 window 10
 echo contig > $PC_PARAM/engine || fail "engine contig"

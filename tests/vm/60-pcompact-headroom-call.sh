@@ -1,0 +1,130 @@
+# SPDX-License-Identifier: GPL-2.0
+# A node-sysfs call keeps the headroom while it runs, not only when it
+# starts.  Each page the kernel's compaction migrates takes a free page from
+# the buddy lists and frees its source to the compacting CPU's per-cpu list,
+# which the zone's free count leaves out, so a call begun just above the
+# headroom can take the count far below it.  Here a fragmented node is
+# brought a little above the headroom (six units), then the per-cpu lists
+# are let grow to their largest; while pcompact compacts it, the node's
+# free count must stay at or above its high watermark, headroom_stops must
+# count the stops, and frag's pages stay intact.  A try in which no call got
+# down to the stop point (a call that ends by itself, or 6.1, where free
+# memory barely moves, below) is made again, up to 8 times; then the test
+# skips, saying so.
+TIMEOUT=400
+. /pc/tests/vm/lib.sh
+
+BOOST=/proc/sys/vm/watermark_boost_factor
+old_boost=$(cat $BOOST)
+PCP_FRACTION=/proc/sys/vm/percpu_pagelist_high_fraction
+[ -w $PCP_FRACTION ] || skip "no $PCP_FRACTION"
+old_fraction=$(cat $PCP_FRACTION)
+HOLD=/tmp/hold
+cleanup() {
+	unfill_tmpfs $HOLD
+	echo "$old_boost" > $BOOST
+	echo "$old_fraction" > $PCP_FRACTION
+}
+trap cleanup EXIT
+# No watermark boosting (it wakes kswapd, and pcompact backs off from it).
+echo 0 > $BOOST
+nid=$(nodes_with_memory | tail -n 1)
+[ "$(nodes_with_memory | wc -l)" -ge 2 ] || skip "needs a second node to take the overflow"
+
+insmod /pc/module/pcompact.ko enabled=0 engine=node-sysfs proactiveness=100 interval_ms=100 \
+	max_defer_shift=0 nodes="$nid" || fail "insmod"
+start_frag --verify
+# The smallest lists while the node is brought down, and drained (settle
+# below), so that the kernel's free scanner finds the free pages in the
+# buddy lists (on 6.12 it ends a zone early when they sit on the per-cpu
+# lists, and the call then moves next to nothing) and the count the test
+# holds is all the free memory there is.
+echo 1000000 > $PCP_FRACTION || fail "cannot shrink the per-cpu lists"
+
+high=$(zone_field "$nid" high)
+min=$(zone_field "$nid" min)
+# pcompact's headroom: high + 1024 pages; a call needs two 512-page units
+# above it and is stopped once less than one is left.  Each try starts 6
+# to 7 units above the stop, so that the rounds' calls can get there
+# (each moves a few hundred pages before it ends by itself, and the next
+# round starts while two units are left).
+stop_at=$((high + 1024 + 512))
+floor=$((stop_at + 6 * 512))
+top=$((floor + 512))
+fill_tmpfs $HOLD "[ \$(zone_field $nid free) -le $((top + 2048)) ]" "mpol=prefer:$nid,huge=always" ||
+	fail "could not bring node $nid down: free $(zone_field "$nid" free) pages"
+# settle: free memory between floor and top, the lists small and drained.
+# Whole files given back below floor, 1 MB more held above top.
+settle() {
+	echo 1000000 > $PCP_FRACTION || fail "cannot shrink the per-cpu lists"
+	wait_for "[ \$(pcp_pages $nid) -lt 1024 ]" 30 ||
+		fail "node $nid: $(pcp_pages "$nid") pages still on the per-cpu lists"
+	n=0
+	while [ $n -lt 128 ]; do
+		f=$(zone_field "$nid" free)
+		if [ "$f" -lt "$floor" ]; then
+			last=$(ls -t $HOLD | head -n 1)
+			[ -n "$last" ] || fail "node $nid below $floor pages with nothing held"
+			rm -f "$HOLD/$last"
+		elif [ "$f" -gt "$top" ]; then
+			dd if=/dev/zero of=$HOLD/settle$tries.$n bs=1M count=1 2>/dev/null ||
+				fail "cannot hold more memory"
+		else
+			return 0
+		fi
+		n=$((n + 1))
+	done
+	fail "node $nid: free $(zone_field "$nid" free) pages, not brought between $floor and $top"
+}
+track() {
+	f=$(zone_field "$nid" free)
+	[ "$f" -ge "$lowest" ] || lowest=$f
+	return 1
+}
+# A try counts when free memory went under stop_at: a call ran that far.
+# Otherwise it tested nothing: a call can end by itself after a few
+# batches, and on 6.1 the lists stay small whatever the fraction, so the
+# sources go back to the buddy lists and free memory barely moves.  Up to
+# 8 tries (a try takes a few seconds).
+tries=0
+reached=0
+while [ $reached = 0 ] && [ $tries -lt 8 ]; do
+	tries=$((tries + 1))
+	settle
+	free=$(zone_field "$nid" free)
+	note "try $tries: node $nid free $free pages, high $high, min $min; a call must stop" \
+		"under $stop_at; score $(node_stat "$nid" score)"
+	[ "$(node_stat "$nid" score)" -gt 10 ] ||
+		fail "node $nid score $(node_stat "$nid" score): nothing to compact"
+	# Then the largest lists (an eighth of the zone): the sources of the
+	# migrations stay there, as on 6.12 once its lists have grown.
+	echo 8 > $PCP_FRACTION || fail "cannot grow the per-cpu lists"
+	rounds0=$(node_stat "$nid" rounds)
+	stops0=$(node_stat "$nid" headroom_stops)
+	moved0=$(node_stat "$nid" pages_migrated)
+	lowest=$free
+	echo 1 > $PC_PARAM/enabled
+	wait_for "track || [ \$(node_stat $nid rounds) -ge $((rounds0 + 10)) ]" 120 ||
+		fail "node $nid: only $(( $(node_stat "$nid" rounds) - rounds0 )) rounds in 120 s"
+	echo 0 > $PC_PARAM/enabled
+	track
+	note "try $tries: $(( $(node_stat "$nid" rounds) - rounds0 )) rounds, lowest free $lowest," \
+		"headroom_stops $(( $(node_stat "$nid" headroom_stops) - stops0 )), pages_migrated" \
+		"$(( $(node_stat "$nid" pages_migrated) - moved0 )), $(pcp_pages "$nid") pages on the lists"
+	[ "$lowest" -ge "$high" ] ||
+		fail "node $nid: free fell to $lowest pages while compacting, under its high watermark $high"
+	[ "$lowest" -lt "$stop_at" ] || continue
+	reached=1
+	[ "$(node_stat "$nid" headroom_stops)" -gt "$stops0" ] ||
+		fail "node $nid: free went under $stop_at and no headroom stop was counted"
+done
+if [ $reached = 0 ]; then
+	stop_frag
+	rmmod pcompact
+	skip "no call took free memory under $stop_at in $tries tries"
+fi
+dmesg | grep -q -i -E 'out of memory|oom-kill|invoked oom-killer' && fail "the OOM killer ran"
+stop_frag || { cat "$FRAG_OUT"; fail "frag exit"; }
+grep -q '^frag: verify ok' "$FRAG_OUT" || fail "frag verify: $(grep '^frag: verify' "$FRAG_OUT")"
+rmmod pcompact || fail "rmmod"
+check_dmesg_clean
