@@ -68,9 +68,12 @@ def parse(text):
         if result:
             verdict, _, name, directive = result.groups()
             directive = directive or ""
-            current.results.append(Result((name or "").strip(),
-                                          _status(verdict, directive),
-                                          directive.strip()))
+            status = _status(verdict, directive)
+            detail = directive.strip()
+            if status == "skip":
+                # The reason only: result_line() writes the SKIP itself.
+                detail = detail[len("SKIP"):].strip()
+            current.results.append(Result((name or "").strip(), status, detail))
     return docs
 
 

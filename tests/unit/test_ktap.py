@@ -17,6 +17,10 @@ def test_plain_document():
     assert len(docs) == 1
     assert statuses(docs[0]) == [("a", "pass"), ("b", "fail"), ("c", "skip")]
     assert docs[0].problems() == []
+    # A skip's detail is its reason, so a result line made again from it
+    # does not say SKIP twice.
+    assert docs[0].results[2].detail == "why"
+    assert ktap.result_line(3, docs[0].results[2]) == "ok 3 c # SKIP why"
 
 
 def test_noise_and_subtests_are_ignored():

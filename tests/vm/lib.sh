@@ -11,7 +11,7 @@ modinfo() { /sbin/modinfo "$@"; }
 lsmod() { /sbin/lsmod "$@"; }
 
 fail() { echo "FAIL: $*"; echo "$*" 2>/dev/null >> /tmp/test-fail; exit 1; }
-skip() { echo "SKIP: $*"; exit 4; }
+skip() { echo "SKIP: $*"; echo "$*" 2>/dev/null >> /tmp/test-fail; exit 4; }
 note() { echo "# $*"; }
 
 . /pc/tests/vm/mm.sh
