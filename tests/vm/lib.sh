@@ -301,16 +301,53 @@ top_score() {
 fragmented_nodes() {
 	wait_for "[ \$(top_score) -ge $1 ]" 10 ||
 		fail "frag left every node below $1 (highest $(top_score))"
-	top=$(top_score)
-	high=$((top - 4))
-	[ $high -gt 90 ] && high=90
-	LOW=$((high - 10))
-	set_wmarks "$LOW" "$high"
-	ABOVE=""
-	for n in $(nodes_with_memory); do
-		[ "$(node_stat $n score)" -gt "$high" ] && ABOVE="$ABOVE $n"
+	_fn_before=$(compaction_activity)
+	_fn_seen=""
+	for _fn_try in 1 2 3; do
+		top=$(top_score)
+		high=$((top - 4))
+		[ $high -gt 90 ] && high=90
+		LOW=$((high - 10))
+		set_wmarks "$LOW" "$high"
+		ABOVE=""
+		_fn_scores=""
+		for n in $(nodes_with_memory); do
+			_s=$(node_stat $n score)
+			_fn_scores="$_fn_scores $n:$_s"
+			[ "$_s" -gt "$high" ] && ABOVE="$ABOVE $n"
+		done
+		[ -n "$ABOVE" ] && return 0
+		# Something freed whole blocks between two reads of the scores
+		# (7.3.4 once: node 1 from 95 to at most 90 with pcompact off):
+		# choose again from the newer scores, and say what it was if it
+		# keeps happening.
+		_fn_seen="$_fn_seen, top $top then$_fn_scores"
+		note "no node above $high any more (scores$_fn_scores; since frag:$(activity_since "$_fn_before")); choosing again"
+		wait_for "[ \$(top_score) -ge $1 ]" 10 || break
 	done
-	[ -n "$ABOVE" ] || fail "no node above the high threshold $high any more"
+	fail "no node above the high threshold $high any more ($1 at least wanted${_fn_seen}; compaction and reclaim since frag:$(activity_since "$_fn_before"))"
+}
+
+# compaction_activity: the kernel's compaction and reclaim counters (and
+# pcompact's per-node wakes), one line, for activity_since.
+compaction_activity() {
+	for _k in compact_daemon_wake compact_stall compact_success \
+		  compact_migrate_scanned pgsteal_kswapd pgsteal_direct \
+		  thp_fault_alloc thp_collapse_alloc; do
+		printf '%s=%s ' "$_k" "$(vmstat $_k)"
+	done
+	for _n in $(nodes_with_memory); do
+		printf 'node%s_kcompactd_wakes=%s ' "$_n" "$(node_stat $_n kcompactd_wakes)"
+	done
+}
+
+# activity_since LINE: the counters of compaction_activity that moved since
+# LINE, as name+delta.
+activity_since() {
+	{ echo "$1"; compaction_activity; } | tr ' ' '\n' | awk -F= '
+		NF == 2 { if ($1 in was) { d = $2 - was[$1]; if (d) out = out " " $1 "+" d }
+			  else was[$1] = $2 }
+		END { print out == "" ? " none" : out }'
 }
 
 # node_summary NID: a node's score, state and round counters, on one line.
