@@ -1006,6 +1006,50 @@ def layout_spread(summaries, wide=5):
             "wide": any(v["max"] - v["min"] > wide for v in nodes.values())}
 
 
+def head_start_outcomes(summaries):
+    """Per proactive scenario, which nodes above its high threshold at
+    switch-on gained no free order-9 block before the stream (the
+    mechanism deferred, or compacted without freeing one) in each run that
+    counts: {scenario: {"runs": n, "idle": [(run, [(node, score_on,
+    score_alloc), ...]), ...]}}, scenarios in first-seen order.  This is
+    the mechanism's outcome, not a void run, and it is what spreads a
+    scenario's runs."""
+    out = {}
+    for s in summaries:
+        thresholds = s.get("thresholds")
+        head = s.get("khugehog", {}).get("head_start")
+        if not thresholds or not head:
+            continue
+        high = thresholds[1]
+        entry = out.setdefault(s.get("scenario", "?"), {"runs": 0, "idle": []})
+        entry["runs"] += 1
+        idle = [(node, v["score_on"], v["score_alloc"]) for node, v in sorted(head.items())
+                if v["score_on"] > high and v["best_blocks"] <= v["blocks_on"]]
+        if idle:
+            entry["idle"].append((s.get("run", "?"), idle))
+    return out
+
+
+def head_start_markdown(outcomes):
+    """One line per proactive scenario from head_start_outcomes()."""
+    L = []
+    for name, e in outcomes.items():
+        acted = e["runs"] - len(e["idle"])
+        line = (f"- {name}: every node above high gained free blocks before the stream in "
+                f"{acted} of {e['runs']} run(s)")
+        if e["idle"]:
+            line += "; none gained on " + "; ".join(
+                f"run {run}: " + ", ".join(f"node {n} ({on} -> {at})" for n, on, at in idle)
+                for run, idle in sorted(e["idle"], key=lambda x: str(x[0])))
+        L.append(line)
+    if not L:
+        return []
+    return ["Head start, per proactive scenario (runs that count; score at switch-on -> at "
+            "the first allocation for a node that gained no free order-9 block: its "
+            "mechanism deferred it or compacted it in vain, which counts as its outcome):\n"
+            ] + L + [""]
+
+
 def runs_markdown(ctx, targets, run_rows, aggregated, order, like=None,
                   run_rows_summaries=None):
     """The README sections of a repeated run: how the runs went (order,
@@ -1047,6 +1091,8 @@ def runs_markdown(ctx, targets, run_rows, aggregated, order, like=None,
                  f"; first allocation served by node(s) {spread['first_nodes']}" +
                  (". **The layouts differ by more than 5 points between runs.**"
                   if spread["wide"] else ".") + "\n")
+    if run_rows_summaries:
+        L.extend(head_start_markdown(head_start_outcomes(run_rows_summaries)))
     counted = {n: aggregated.get(n, {}).get("n_valid", 0) for n in order}
     L.append("Runs that count per scenario: " +
              ", ".join(f"{n} {c}" for n, c in counted.items()) + ".\n")

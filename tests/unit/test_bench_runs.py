@@ -682,3 +682,27 @@ def test_burst_target_takes_each_runs_slowest_burst():
     # Only with bursts-pcompact's runs.
     assert not [k for k in runs.evaluate_targets({"manual": manual}, seed=9)
                 if k["target"].startswith("bursts")]
+
+
+def test_head_start_outcomes_name_the_idle_nodes():
+    from benchlib import report
+
+    def s(scenario, run, node1_blocks, thresholds=(80, 90)):
+        return {"scenario": scenario, "run": run, "thresholds": list(thresholds) if thresholds
+                else None, "khugehog": {"head_start": {
+                    "0": {"score_on": 94, "score_alloc": 70, "blocks_on": 30, "best_blocks": 200},
+                    "1": {"score_on": 92, "score_alloc": 92, "blocks_on": 31,
+                          "best_blocks": node1_blocks}}}}
+    out = report.head_start_outcomes([
+        s("kernel", 1, 250), s("kernel", 2, 31), s("kernel", 3, 30),
+        s("vanilla", 1, 31, thresholds=None)])
+    assert list(out) == ["kernel"]
+    assert out["kernel"]["runs"] == 3
+    assert out["kernel"]["idle"] == [(2, [("1", 92, 92)]), (3, [("1", 92, 92)])]
+    text = "\n".join(report.head_start_markdown(out))
+    assert "kernel: every node above high gained free blocks before the stream in 1 of 3" in text
+    assert "run 2: node 1 (92 -> 92); run 3: node 1 (92 -> 92)" in text
+    # A node below high at switch-on is not idle, whatever it gained.
+    low = s("pcompact", 1, 31, thresholds=(90, 95))
+    assert report.head_start_outcomes([low])["pcompact"]["idle"] == []
+    assert report.head_start_markdown({}) == []
