@@ -1101,7 +1101,10 @@ def runs_markdown(ctx, targets, run_rows, aggregated, order, like=None,
     L.append("Each target on the median over the runs that count, with a 95% percentile "
              "bootstrap interval (ratios: the two scenarios' runs resampled independently). "
              "**met** or **missed** only when the whole interval lies on one side of the "
-             "threshold; otherwise **unsettled**. Fewer than 2 runs give no interval.\n")
+             f"threshold and each side has at least {stats.MIN_RUNS_TO_SETTLE} runs (the "
+             "interval of a median lies within its runs' range, which holds the median "
+             "with probability 1 - 2^(1-n): 75% for 3 runs); otherwise **unsettled**. "
+             "Fewer than 2 runs give no interval.\n")
     L.append("| Target | Estimate [95% interval] | Runs | Verdict |")
     L.append("|:---|:---|---:|:---|")
     for i, t in enumerate(targets, 1):

@@ -127,8 +127,10 @@ TARGETS += _cost_targets("pcompact", "pcompact", "kernel", "kernel", " (issue 13
 ]
 
 # The same at proactiveness 80, against the kernel at 80 (issue 13 asks for
-# both), after the others for the same reason.  kernel-p80 gets the bench's
-# --extra-runs (2 by default), so these settle only on clear differences.
+# both), after the others for the same reason.  kernel-p80 gets every run
+# (--runs) like the scenarios of issue 11's targets: with 2 runs the mean
+# target was met (0.224x) in one make bench of the code that had 0.806x in
+# the one before.
 TARGETS += _cost_targets("pcompact-p80", "pcompact (proactiveness 80)",
                          "kernel-p80", "kernel (80)")
 
@@ -267,14 +269,18 @@ def _evaluate(runs, lists):
             b = stats.bootstrap_median(a, target_seed)
             est, lo, hi = b["median"], b["lo"], b["hi"]
             n = f"{b['n']}"
+            fewest = b["n"]
             measured = f"median {_fmt(est)} [{_fmt(lo)}, {_fmt(hi)}] over {n} runs"
         else:
             nb, pb = den
             b = stats.bootstrap_ratio(a, values(runs.get(nb, []), pb), target_seed)
             est, lo, hi = b["ratio"], b["lo"], b["hi"]
             n = f"{b['n_num']}/{b['n_den']}"
+            fewest = min(b["n_num"], b["n_den"])
             measured = _ratio_text(b, na, a, nb, values(runs.get(nb, []), pb), f"; runs {n}")
-        verdict = stats.verdict(est, lo, hi, threshold, want)
+        verdict = stats.verdict(est, lo, hi, threshold, want, runs=fewest)
+        if est is not None and lo is not None and fewest < stats.MIN_RUNS_TO_SETTLE:
+            measured += f"; under {stats.MIN_RUNS_TO_SETTLE} runs: no verdict"
         out.append({"target": text, "verdict": verdict, "estimate": est, "lo": lo, "hi": hi,
                     "n": n, "threshold": threshold, "want": want, "measured": measured,
                     "met": {stats.MET: True, stats.MISSED: False}.get(verdict)})
@@ -293,12 +299,15 @@ OPTION_METRICS = [
 OPTION_BASE = "pcompact"
 
 
-def _option_verdict(est, lo, hi, want):
+def _option_verdict(est, lo, hi, want, runs=None):
     """better / worse only with the whole interval strictly on one side of
-    1 (equal is not better); else unsettled, or not measured."""
+    1 (equal is not better) and at least stats.MIN_RUNS_TO_SETTLE runs on
+    each side; else unsettled, or not measured."""
     if est is None:
         return stats.NOT_MEASURED
     if lo is None or hi is None:
+        return stats.UNSETTLED
+    if runs is not None and runs < stats.MIN_RUNS_TO_SETTLE:
         return stats.UNSETTLED
     below, above = hi < 1.0, lo > 1.0
     if want == "ge":
@@ -320,7 +329,7 @@ def evaluate_options(runs, option_names, seed):
             a, b = values(runs.get(name, []), path), values(base, path)
             r = stats.bootstrap_ratio(a, b, seed + 1000 + 10 * j + i)
             est, lo, hi = r["ratio"], r["lo"], r["hi"]
-            label = _option_verdict(est, lo, hi, want)
+            label = _option_verdict(est, lo, hi, want, runs=min(r["n_num"], r["n_den"]))
             out.append({"option": name, "metric": text, "verdict": label,
                         "estimate": est, "lo": lo, "hi": hi,
                         "n": f"{r['n_num']}/{r['n_den']}",

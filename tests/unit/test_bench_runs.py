@@ -132,12 +132,13 @@ def test_issue_13_drain_targets_at_proactiveness_80():
     # mean (met) and 2x its CPU per block (missed), while plain kernel's
     # runs, far slower, must not enter.
     rs = {"kernel": [cost_run(9000 + d, 90000, 9.0, 160) for d in (0, 10, -10)],
-          "kernel-p80": [cost_run(1000 + d, 5000 + d, 1.0 + d / 1000, 150) for d in (0, 20)],
+          "kernel-p80": [cost_run(1000 + d, 5000 + d, 1.0 + d / 1000, 150)
+                         for d in (0, 20, -20, 10, -10)],
           "pcompact-p80": [cost_run(500 + d, 5000 + d, 2.0 + d / 1000, 140 + d / 10)
                            for d in (0, 10, -10, 20, -20)]}
     t = {x["target"]: x for x in runs.evaluate_targets(rs, seed=4)}
     mean = t["pcompact (proactiveness 80) mean <= 0.7 x kernel (80) mean"]
-    assert mean["verdict"] == stats.MET and mean["n"] == "5/2"
+    assert mean["verdict"] == stats.MET and mean["n"] == "5/5"
     assert 0.48 < mean["estimate"] < 0.51
     assert t["pcompact (proactiveness 80) compactor CPU per block created <= kernel (80)'s"][
         "verdict"] == stats.MISSED
@@ -145,6 +146,13 @@ def test_issue_13_drain_targets_at_proactiveness_80():
         "verdict"] == stats.MET
     # p99 equal to the kernel's at best: not met.
     assert t["pcompact (proactiveness 80) p99 <= 1 x kernel (80) p99"]["verdict"] != stats.MET
+    # With 2 of kernel-p80's runs the same clear difference settles nothing.
+    rs["kernel-p80"] = rs["kernel-p80"][:2]
+    t = {x["target"]: x for x in runs.evaluate_targets(rs, seed=4)}
+    two = t["pcompact (proactiveness 80) mean <= 0.7 x kernel (80) mean"]
+    assert two["verdict"] == stats.UNSETTLED and two["n"] == "5/2"
+    assert two["lo"] is not None and two["hi"] <= 0.7
+    assert two["measured"].endswith("under 5 runs: no verdict")
     # Without kernel-p80's runs they are not measured.
     del rs["kernel-p80"]
     t = {x["target"]: x for x in runs.evaluate_targets(rs, seed=4)}
@@ -193,8 +201,8 @@ def test_sustainable_rate_counts_failures_as_slow():
 
 def test_sweep_targets_only_with_the_sweep():
     fast, slow = SWEEP_FAST, SWEEP_SLOW
-    rs = {"sweep-pcompact": [sweep_run(fast) for _ in range(3)],
-          "sweep-kernel": [sweep_run(slow) for _ in range(3)],
+    rs = {"sweep-pcompact": [sweep_run(fast) for _ in range(5)],
+          "sweep-kernel": [sweep_run(slow) for _ in range(5)],
           "sweep-vanilla": [sweep_run(slow)]}
     t = {x["target"]: x for x in runs.evaluate_targets(rs, seed=2)}
     assert not any(k.startswith("pcompact mean") for k in t)
@@ -635,9 +643,9 @@ def test_void_reason_says_what_ran_in_the_head_start():
 
 def test_sweep_option_targets_put_the_option_in_sweep_pcompacts_place():
     fast, slow = SWEEP_FAST, SWEEP_SLOW
-    rs = {"sweep-kernel": [sweep_run(slow) for _ in range(3)],
-          "sweep-pcompact": [sweep_run(slow) for _ in range(3)],
-          "sweep-pcompact-nodesysfs": [sweep_run(fast) for _ in range(3)]}
+    rs = {"sweep-kernel": [sweep_run(slow) for _ in range(5)],
+          "sweep-pcompact": [sweep_run(slow) for _ in range(5)],
+          "sweep-pcompact-nodesysfs": [sweep_run(fast) for _ in range(5)]}
     t = {x["target"]: x for x in runs.evaluate_option_targets(
         rs, ["sweep-pcompact-nodesysfs"], seed=2)}
     rate = [x for k, x in t.items() if "sustainable rate" in k][0]
@@ -664,18 +672,19 @@ def test_burst_target_takes_each_runs_slowest_burst():
     # one decides.
     rs = {"manual": manual,
           "bursts-pcompact": [burst_run(4.0, 30.0, 5.0), burst_run(5.0, 4.0, 25.0),
-                              burst_run(28.0, 4.0, 4.5)],
+                              burst_run(28.0, 4.0, 4.5), burst_run(4.0, 27.0, 5.0),
+                              burst_run(5.0, 4.0, 29.0)],
           "bursts-kernel": [burst_run(100.0, 100.0, 100.0)]}
     t = {x["target"]: x for x in runs.evaluate_targets(rs, seed=9)}
     burst = t["bursts: pcompact's slowest burst p99 (failures as slow) <= 2 x manual p50"]
     assert burst["verdict"] == stats.MISSED and 4.9 < burst["estimate"] < 5.2
     # Within the limit in every burst: met.
-    rs["bursts-pcompact"] = [burst_run(4.0, 5.0, 6.0) for _ in range(3)]
+    rs["bursts-pcompact"] = [burst_run(4.0, 5.0, 6.0) for _ in range(5)]
     t = {x["target"]: x for x in runs.evaluate_targets(rs, seed=9)}
     assert t["bursts: pcompact's slowest burst p99 (failures as slow) <= 2 x manual p50"][
         "verdict"] == stats.MET
     # A burst with more than 1% failed is missed, not left out.
-    rs["bursts-pcompact"] = [burst_run(4.0, float("inf"), 6.0) for _ in range(3)]
+    rs["bursts-pcompact"] = [burst_run(4.0, float("inf"), 6.0) for _ in range(5)]
     t = {x["target"]: x for x in runs.evaluate_targets(rs, seed=9)}
     assert t["bursts: pcompact's slowest burst p99 (failures as slow) <= 2 x manual p50"][
         "verdict"] == stats.MISSED

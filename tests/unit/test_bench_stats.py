@@ -129,3 +129,12 @@ def test_agreement_compares_only_settled_verdicts():
     second = {"a": "met", "b": "unsettled", "c": "met", "d": "missed"}
     assert stats.agreement(first, second) == ["b", "d"]
     assert stats.agreement(first, first) == []
+
+
+def test_verdict_needs_five_runs_a_side():
+    # An interval wholly under the threshold from 4 runs is no verdict.
+    assert stats.verdict(0.5, 0.4, 0.6, 1.0, "le", runs=4) == stats.UNSETTLED
+    assert stats.verdict(0.5, 0.4, 0.6, 1.0, "le", runs=5) == stats.MET
+    assert stats.verdict(2.0, 1.5, 2.5, 1.0, "le", runs=2) == stats.UNSETTLED
+    assert stats.verdict(2.0, 1.5, 2.5, 1.0, "le", runs=5) == stats.MISSED
+    assert stats.verdict(None, None, None, 1.0, "le", runs=2) == stats.NOT_MEASURED
