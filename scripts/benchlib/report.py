@@ -1023,8 +1023,8 @@ def head_start_outcomes(summaries):
         high = thresholds[1]
         entry = out.setdefault(s.get("scenario", "?"), {"runs": 0, "idle": []})
         entry["runs"] += 1
-        idle = [(node, v["score_on"], v["score_alloc"]) for node, v in sorted(head.items())
-                if v["score_on"] > high and v["best_blocks"] <= v["blocks_on"]]
+        idle = [(node, head[node]["score_on"], head[node]["score_alloc"])
+                for node in validity.idle_nodes(head, high)]
         if idle:
             entry["idle"].append((s.get("run", "?"), idle))
     return out

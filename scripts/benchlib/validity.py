@@ -158,6 +158,13 @@ HEAD_START_RULE_TEXT = {
 COMPACTOR = {"sysctl": "kcompactd", "module": "pcompactd"}
 
 
+def idle_nodes(nodes, high):
+    """The nodes (head_start() output, sorted) above high at switch-on that
+    gained no free order-9 block before the stream."""
+    return [node for node, n in sorted(nodes.items())
+            if n["score_on"] > high and n["best_blocks"] <= n["blocks_on"]]
+
+
 def head_start_check(nodes, high, mechanism, cpu_ms=None, movable=True):
     """Reasons a proactive mechanism did not act in its head start.
 
@@ -189,7 +196,7 @@ def head_start_check(nodes, high, mechanism, cpu_ms=None, movable=True):
             return [f"head start: nodes {above} above high {high} and {thread} used no CPU "
                     f"in the window: the mechanism did not try"]
         return []
-    stalled = [node for node in above if nodes[node]["best_blocks"] <= nodes[node]["blocks_on"]]
+    stalled = idle_nodes(nodes, high)
     if not stalled:
         return []
     # Why not: the CPU the compactors and kswapd used in the head start
