@@ -14,6 +14,7 @@
 #include <linux/mm.h>
 #include <linux/mmzone.h>
 #include <linux/pageblock-flags.h>
+#include <linux/workqueue.h>
 
 #ifndef CONFIG_NUMA
 #error "pcompact needs CONFIG_NUMA (per-node threads)"
@@ -208,5 +209,19 @@ static inline struct file *pcompact_filp_open(const char *path, int flags)
 #endif
 	return filp_open(path, flags, 0);
 }
+
+/*
+ * The unbound system workqueue.  6.17 ("workqueue: Add system_percpu_wq and
+ * system_dfl_wq", in Debian's 6.12 from 6.12.117 too) added system_dfl_wq,
+ * and 7.2 marks system_unbound_wq __WQ_DEPRECATED: each caller's first work
+ * there logs "enqueued on deprecated workqueue".  The new name is a variable,
+ * nothing a preprocessor can test, so Kbuild looks for its declaration in
+ * the kernel's workqueue.h and defines PCOMPACT_HAVE_SYSTEM_DFL_WQ.
+ */
+#ifdef PCOMPACT_HAVE_SYSTEM_DFL_WQ
+#define PCOMPACT_UNBOUND_WQ	system_dfl_wq
+#else
+#define PCOMPACT_UNBOUND_WQ	system_unbound_wq
+#endif
 
 #endif /* PCOMPACT_COMPAT_H */

@@ -728,7 +728,7 @@ static void pcompact_sysfs_watch_fn(struct work_struct *work)
 	int stop = pcompact_sysfs_watch_check(watch);
 
 	if (stop == PCOMPACT_COMPACTING) {
-		queue_delayed_work(system_unbound_wq, &watch->work, 1);
+		queue_delayed_work(PCOMPACT_UNBOUND_WQ, &watch->work, 1);
 		return;
 	}
 	watch->stop_reason = stop;
@@ -776,7 +776,7 @@ static bool pcompact_engine_node_sysfs(struct pcompact_round *round)
 	migrated = pcompact_migrated_events();
 	allow_signal(SIGKILL);
 	if (!kthread_should_stop() && !pcompact_fault_idle_node_sysfs()) {
-		queue_delayed_work(system_unbound_wq, &watch.work, 1);
+		queue_delayed_work(PCOMPACT_UNBOUND_WQ, &watch.work, 1);
 		kernel_write(file, "1", 1, &pos);
 		cancel_delayed_work_sync(&watch.work);
 	}

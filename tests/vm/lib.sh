@@ -18,7 +18,8 @@ note() { echo "# $*"; }
 
 # Fail the test if the kernel log shows a warning or crash since boot.
 check_dmesg_clean() {
-	if dmesg | grep -E -e '(BUG|WARNING):' -e 'Call Trace' -e 'Oops'; then
+	if dmesg | grep -E -e '(BUG|WARNING):' -e 'Call Trace' -e 'Oops' \
+		-e '\[(pcompact|khugehog)\] enqueued on deprecated workqueue'; then
 		fail "kernel log shows a splat"
 	fi
 }
