@@ -185,6 +185,21 @@ def percentile(sorted_values, pct):
 
 PERCENTILES = [5, 10, 25, 30, 40, 50, 60, 75, 80, 90, 95, 99, 99.9]
 
+# How many of a burst's slowest attempts the report shows: in a burst of
+# about 170 allocations its p99 is the second slowest.
+SLOWEST_SHOWN = 3
+
+
+def attempts_tail(latencies_us, failures=0):
+    """p99 and the SLOWEST_SHOWN slowest of a series of attempts, a failed
+    one counted as slower than any (inf): {"p99_attempts_us",
+    "slowest1_us", ...}; None for each that the series is too short for."""
+    attempts = sorted(latencies_us) + [float("inf")] * failures
+    out = {"p99_attempts_us": percentile(attempts, 99)}
+    for rank in range(1, SLOWEST_SHOWN + 1):
+        out[f"slowest{rank}_us"] = attempts[-rank] if len(attempts) >= rank else None
+    return out
+
 
 def latency_stats_us(latencies_ns):
     """min, percentiles, max, mean, stddev (population) in microseconds."""

@@ -440,13 +440,17 @@ def stream_rows(standing):
     return rows
 
 
-BURST_COLUMNS = ["scenario", "burst", "reached_low", "wait_s", "size", "obtained_pct",
-                 "p50_us", "p95_us", "over_100us_pct", "p99_attempts_us", "runs"]
+BURST_COLUMNS = ["scenario", "burst", "reached_low", "idle_between", "wait_s", "size",
+                 "obtained_pct", "p50_us", "p95_us", "over_100us_pct", "p99_attempts_us",
+                 "slowest1_us", "slowest2_us", "slowest3_us", "runs"]
+# The floor's row of the burst table: manual's drain cut to a burst's size.
+MANUAL_FIRST = "manual (first N of its drain)"
 
 
 def burst_rows(standing):
     """The bursts workload per scenario and burst, medians over the runs
-    that count; reached_low as 'reached/runs'.  Rows of BURST_COLUMNS."""
+    that count; reached_low and idle_between (at or below high with the
+    compactors idle) as 'bursts/runs'.  Rows of BURST_COLUMNS."""
     rows = []
     for name, rs in standing.items():
         valid = [r for r in rs if counts(r) and r.get("bursts", {}).get("bursts")]
@@ -457,7 +461,35 @@ def burst_rows(standing):
             got = [r["bursts"]["bursts"][k] for r in valid if len(r["bursts"]["bursts"]) > k]
             m = median_summary(got)
             rows.append([name, k + 1, f"{sum(1 for b in got if b['reached_low'])}/{len(got)}",
+                         f"{sum(1 for b in got if b.get('ready') == 'idle')}/{len(got)}",
                          m.get("wait_s"), m.get("size"), m.get("obtained_pct"), m.get("p50_us"),
                          m.get("p95_us"), m.get("over_100us_pct"), m.get("p99_attempts_us"),
+                         m.get("slowest1_us"), m.get("slowest2_us"), m.get("slowest3_us"),
                          len(got)])
+    sizes = [row[BURST_COLUMNS.index("size")] for row in rows]
+    floor = manual_first_tail(standing.get("manual", []), int(stats.median(sizes))
+                              if sizes else 0)
+    if floor:
+        rows.append([MANUAL_FIRST, "-", "-", "-", None, floor["size"], None, floor["p50_us"],
+                     None, None, floor["p99_attempts_us"], floor["slowest1_us"],
+                     floor["slowest2_us"], floor["slowest3_us"], floor["runs"]])
     return rows
+
+
+def manual_first_tail(manual_runs, size):
+    """Manual's floor measured as a burst is: the first `size` attempts of
+    each counting run's drain (the burst tables' median size), their p50,
+    p99 and slowest, medians over the runs; None without such runs."""
+    tails = []
+    for r in manual_runs:
+        head = r.get("khugehog", {}).get("first_attempts_us") if counts(r) else None
+        if not head or size <= 0 or len(head) < size:
+            continue
+        head = head[:size]
+        ok = sorted(v for v in head if v is not None)
+        tail = metrics.attempts_tail(ok, sum(1 for v in head if v is None))
+        tail["p50_us"] = metrics.percentile(ok, 50)
+        tails.append(tail)
+    if not tails:
+        return None
+    return dict(median_summary(tails), size=size, runs=len(tails))

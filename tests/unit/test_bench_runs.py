@@ -518,8 +518,10 @@ def test_no_retry_past_the_budget(fake_bench):
     assert agg["manual"]["status"] == "failed" and "no run counts" in agg["manual"]["reason"]
 
 
-def bursts_guest(name, reached=("1", "0")):
-    """A guest that ran the bursts workload: two bursts of 8 blocks."""
+def bursts_guest(name, reached=("1", "0"), ready=None):
+    """A guest that ran the bursts workload: two bursts of 8 blocks; ready,
+    if given, what each burst's wait ended on (a guest from before it was
+    recorded has none)."""
     files = frames.split_frames(acting_guest(name)).files
     out = {k: v for k, v in files.items() if not k.startswith("khugehog/")}
     for k, v in files.items():
@@ -533,7 +535,9 @@ def bursts_guest(name, reached=("1", "0")):
                                 "burst2_end 11.80\nalloc_end 11.90\n")
     for k, r in enumerate(reached, 1):
         out[f"bursts/burst{k}_info.txt"] = (f"burst {k}\nlow 80\nreached_low {r}\n"
-                                            f"wait_s {0.5 * k}\nmax 8\n")
+                                            f"wait_s {0.5 * k}\nmax 8\n" +
+                                            (f"ready {ready[k - 1]}\nhigh 90\n"
+                                             if ready else ""))
         out[f"bursts/burst{k}_summary.txt"] = files["khugehog/summary.txt"]
         out[f"bursts/burst{k}_samples.csv"] = files["khugehog/samples.csv"]
     return "".join(tbr.framed(n, c) for n, c in out.items()) + "=== done ===\n"
@@ -552,11 +556,24 @@ def test_bursts_workload_summary_and_rows():
     assert summary["bursts"]["events_s"]["burst1_start"] == 0.5
     # 10 successes and 1 failure: the failure is the slowest of 11.
     assert b[0]["p99_attempts_us"] == float("inf")
+    assert [x["ready"] for x in b] == ["low", "timeout"]
     rows = runs.burst_rows({s.name: [summary, summary]})
-    assert rows[0][:3] == [s.name, 1, "2/2"] and rows[1][:3] == [s.name, 2, "0/2"]
+    assert rows[0][:4] == [s.name, 1, "2/2", "0/2"] and rows[1][:4] == [s.name, 2, "0/2", "0/2"]
     assert rows[0][runs.BURST_COLUMNS.index("p99_attempts_us")] == float("inf")
     with pytest.raises(report.ScenarioError, match="no burst"):
         report.build_scenario(s, frames.split_frames(bursts_guest(s.name, reached=())))
+
+
+def test_bursts_count_a_wait_that_ended_idle_between_the_thresholds():
+    from benchlib import report
+    s = scenarios.BY_NAME["bursts-pcompact"]
+    idle, _ = report.build_scenario(s, frames.split_frames(
+        bursts_guest(s.name, ready=("low", "idle"))))
+    stuck, _ = report.build_scenario(s, frames.split_frames(
+        bursts_guest(s.name, ready=("low", "timeout"))))
+    assert [x["ready"] for x in idle["bursts"]["bursts"]] == ["low", "idle"]
+    rows = runs.burst_rows({s.name: [idle, idle, stuck]})
+    assert rows[1][:4] == [s.name, 2, "0/3", "2/3"]
 
 
 def test_burst_low_follows_the_mechanism():
@@ -715,3 +732,32 @@ def test_head_start_outcomes_name_the_idle_nodes():
     low = s("pcompact", 1, 31, thresholds=(90, 95))
     assert report.head_start_outcomes([low])["pcompact"]["idle"] == []
     assert report.head_start_markdown({}) == []
+
+
+def test_burst_rows_end_with_the_floor_cut_to_the_bursts_size():
+    from benchlib import report
+    s = scenarios.BY_NAME["bursts-kernel"]
+    burst, _ = report.build_scenario(s, frames.split_frames(bursts_guest(s.name)))
+    # Every burst of the fake guest has 10 successes and 1 failure.
+    b = burst["bursts"]["bursts"][0]
+    assert b["slowest1_us"] == float("inf") and b["slowest2_us"] >= b["slowest3_us"]
+
+    def manual(first):
+        return {"status": "ok", "void": [], "khugehog": {"first_attempts_us": first}}
+    # A cold first allocation, then fast ones; the second run fails its third.
+    runs_ = [manual([30.0] + [2.0] * 9 + [50.0] * 5),
+             manual([20.0, 2.0, None] + [2.0] * 12),
+             {"status": "ok", "void": ["manual: freed nothing"],
+              "khugehog": {"first_attempts_us": [1.0] * 15}}]
+    rows = runs.burst_rows({s.name: [burst], "manual": runs_})
+    floor = rows[-1]
+    col = runs.BURST_COLUMNS.index
+    assert floor[0] == runs.MANUAL_FIRST and floor[col("size")] == 8
+    assert floor[col("runs")] == 2  # the void run is left out
+    # First 8 attempts: the slowest are the cold one (30, 20) and the
+    # second run's failure (inf); the 50s after them are not in the burst.
+    assert floor[col("slowest1_us")] == floor[col("p99_attempts_us")] == float("inf")
+    assert floor[col("p50_us")] == 2.0 and floor[col("slowest2_us")] == 11.0
+    assert floor[col("slowest3_us")] == 2.0
+    # No manual run as long as the bursts: no floor row.
+    assert runs.burst_rows({s.name: [burst], "manual": [manual([2.0] * 5)]})[-1][0] == s.name
