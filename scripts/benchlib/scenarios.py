@@ -93,6 +93,13 @@ ALL += [
     Scenario("pcompact-reserve", "module", 20, ("khugehog", "thp"),
              "pcompact.ko proactiveness=20 reserve_ms=2000: demand starts rounds below high",
              "reserve_ms=2000", "reserve_rounds"),
+    # Re-fragmented between bursts, nodes sit between the thresholds where
+    # the score alone starts nothing (results/bursts-idle/): does the
+    # reserve refill them?  `scripts/bench --scenarios
+    # bursts-kernel,bursts-pcompact,bursts-pcompact-reserve,manual`.
+    Scenario("bursts-pcompact-reserve", "module", 20, ("bursts",),
+             "3 sized bursts, pcompact (20) reserve_ms=2000",
+             "reserve_ms=2000", "reserve_rounds"),
 ]
 # Issue 13's idle CPUs: `scripts/bench --scenarios kernel,pcompact,pcompact-nodecpu`
 # (the 2 nodes x 1 CPU shape, where each node's compactor shares the
