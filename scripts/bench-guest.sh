@@ -555,11 +555,12 @@ workload_bursts() {
 	sleep "$LEAD_S"
 	mech_on
 	_low=${BENCH_BURST_LOW:-80}
+	_high=${BENCH_BURST_HIGH:-90}
 	_k=1
 	while [ "$_k" -le "${BENCH_BURSTS:-3}" ]; do
 		mark "burst${_k}_wait"
 		_t0=$(now)
-		_ready=$(wait_burst_ready "$_low" "${BENCH_BURST_HIGH:-90}" "${BENCH_BURST_WAIT_S:-60}")
+		_ready=$(wait_burst_ready "$_low" "$_high" "${BENCH_BURST_WAIT_S:-60}")
 		_reached=0
 		[ "$_ready" = low ] && _reached=1
 		_max=$(burst_size "$_low")
@@ -577,7 +578,7 @@ workload_bursts() {
 			echo "low $_low"
 			echo "reached_low $_reached"
 			echo "ready $_ready"
-			echo "high ${BENCH_BURST_HIGH:-90}"
+			echo "high $_high"
 			echo "wait_s $(awk -v a="$_t0" -v b="$(now)" 'BEGIN { print b - a }')"
 			echo "max $_max"
 		} > "$TMP/burst$_k.info"

@@ -302,8 +302,8 @@ def build_workload(scenario, files, w, present):
         out_files[prefix + "map_before.csv"] = _need(files, f"{w}/map_before.csv")
         out_files[prefix + "map_after.csv"] = _need(files, f"{w}/map_after.csv")
         out_files[prefix + "frag_out.txt"] = files.get(f"{w}/frag_out.txt", "")
-        good = [line.split(",") for line in samples_csv.splitlines()[1:]
-                if line.strip() and line.split(",")[5].strip() == "1"]
+        attempts = [line.split(",") for line in samples_csv.splitlines()[1:] if line.strip()]
+        good = [f for f in attempts if f[5].strip() == "1"]
         ok = [int(f[2]) for f in good]
         summary["over_100us_pct"] = (100.0 * sum(v > 100_000 for v in ok) / len(ok)
                                      if ok else None)
@@ -312,10 +312,9 @@ def build_workload(scenario, files, w, present):
         summary["first_success_node"] = int(good[0][3]) if good else None
         if scenario.mechanism == "manual":
             # The floor over as many allocations as a burst has (scripts/bench).
-            head = samples_csv.splitlines()[1:FIRST_ATTEMPTS_KEPT + 1]
             summary["first_attempts_us"] = [
                 round(int(f[2]) / 1000, 2) if f[5].strip() == "1" else None
-                for f in (line.split(",") for line in head) if len(f) > 5]
+                for f in attempts[:FIRST_ATTEMPTS_KEPT]]
         args = dict(a.partition("=")[::2] for a in khh_args_of(w, files).split())
         summary["delay_us"] = int(args.get("delay_us", 0) or 0)
         summary["gfp"] = args.get("gfp", "kernel")
