@@ -485,10 +485,18 @@ def void_reasons(scenario, summary):
             ws.get("head_start_cpu_ms"), movable=movable)]
         if scenario.mechanism == "manual":
             reasons += [tag + r for r in validity.manual_check(ws.get("manual_compaction"))]
-        if scenario.acts and kind(w) == "khugehog" and \
+        if scenario.acts and kind(w) == "khugehog" and not w.startswith("sweep") and \
                 not (ws.get("pcompact") or {}).get(scenario.acts):
             reasons.append(tag + f"{scenario.acts} stayed 0: {scenario.module_args} never "
                            "acted, so the run measured pcompact without it")
+    # A sweep's option may be idle at the rates that do not need it (a
+    # reserve when the score alone starts rounds): the run is void only
+    # when it acted at none of them.
+    steps = [w for w in scenario.workloads if w.startswith("sweep")]
+    if scenario.acts and steps and not any(
+            ((summary.get(w) or {}).get("pcompact") or {}).get(scenario.acts) for w in steps):
+        reasons.append(f"{scenario.acts} stayed 0 at every rate: {scenario.module_args} never "
+                       "acted, so the run measured pcompact without it")
     return reasons
 
 

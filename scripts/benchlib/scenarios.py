@@ -100,6 +100,11 @@ ALL += [
     Scenario("bursts-pcompact-reserve", "module", 20, ("bursts",),
              "3 sized bursts, pcompact (20) reserve_ms=2000",
              "reserve_ms=2000", "reserve_rounds"),
+    # Steady demand, where the reserve is meant to act: `scripts/bench
+    # --scenarios sweep-kernel,sweep-pcompact,sweep-pcompact-reserve`.
+    Scenario("sweep-pcompact-reserve", "module", 20, SWEEP,
+             "rate sweep, pcompact (20) reserve_ms=2000",
+             "reserve_ms=2000", "reserve_rounds"),
 ]
 # Issue 13's idle CPUs: `scripts/bench --scenarios kernel,pcompact,pcompact-nodecpu`
 # (the 2 nodes x 1 CPU shape, where each node's compactor shares the

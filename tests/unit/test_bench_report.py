@@ -382,3 +382,20 @@ def test_option_scenario_is_void_when_its_option_never_acted():
     # Plain pcompact has no option under test.
     plain = scenarios.BY_NAME["pcompact"]
     assert not [r for r in report.void_reasons(plain, idle) if "stayed 0" in r]
+
+
+def test_sweep_option_scenario_is_void_only_when_idle_at_every_rate():
+    # A reserve may rightly stay idle at the low rates and back to back
+    # (the score starts the rounds there); it must act somewhere.
+    reserve = scenarios.BY_NAME["sweep-pcompact-reserve"]
+    nodes = {"0": {"score_on": 95, "blocks_on": 30, "score_alloc": 80, "blocks_alloc": 230,
+                   "best_blocks": 230}}
+    steps = list(reserve.workloads)
+    some = {w: {"head_start": nodes,
+                "pcompact": {"rounds": 3, "reserve_rounds": 1 if w == steps[2] else 0}}
+            for w in steps}
+    assert not [r for r in report.void_reasons(reserve, some) if "stayed 0" in r]
+    none = {w: dict(v, pcompact={"rounds": 3, "reserve_rounds": 0}) for w, v in some.items()}
+    reasons = [r for r in report.void_reasons(reserve, none) if "stayed 0" in r]
+    assert reasons == ["reserve_rounds stayed 0 at every rate: reserve_ms=2000 never acted, "
+                       "so the run measured pcompact without it"]
