@@ -14,6 +14,7 @@ recomputed exactly from its raw files and the seed in run.json.
 
 import random
 
+INF = float("inf")
 LEVEL = 0.95
 RESAMPLES = 2000
 
@@ -100,11 +101,13 @@ def bootstrap_ratio(num, den, seed, level=LEVEL, resamples=RESAMPLES):
     percentile-bootstrap interval, the two samples resampled independently
     (the runs of two scenarios are separate boots, not pairs).  ratio is
     None when a median is missing or the denominator's is 0; resamples
-    whose denominator median is 0 count as +infinity."""
+    whose denominator median is 0 count as +infinity.  Values may be
+    +infinity ("never"): a median of +infinity over another's gives no
+    ratio, and such a resample counts as +infinity."""
     a, b = _clean(num), _clean(den)
     out = {"n_num": len(a), "n_den": len(b), "ratio": None, "lo": None, "hi": None}
     ma, mb = median(a), median(b)
-    if ma is None or mb is None or mb == 0:
+    if ma is None or mb is None or mb == 0 or ma == mb == INF:
         return out
     out["ratio"] = ma / mb
     if len(a) < 2 or len(b) < 2:
@@ -114,7 +117,8 @@ def bootstrap_ratio(num, den, seed, level=LEVEL, resamples=RESAMPLES):
     for _ in range(resamples):
         ra = median(rng.choices(a, k=len(a)))
         rb = median(rng.choices(b, k=len(b)))
-        ratios.append(ra / rb if rb else float("inf"))
+        # +inf over +inf (both "never") is unknown: counted as the worst.
+        ratios.append(ra / rb if rb and not ra == rb == INF else INF)
     ratios.sort()
     tail = (1 - level) / 2
     out["lo"], out["hi"] = quantile(ratios, tail), quantile(ratios, 1 - tail)

@@ -160,6 +160,36 @@ def test_issue_13_drain_targets_at_proactiveness_80():
         "verdict"] == stats.NOT_MEASURED
 
 
+def test_time_to_low_target_counts_never_as_slowest():
+    # pcompact reaches low in about 0.38 s every run, the kernel in 0.27 s:
+    # missed.  The kernel's runs that never got there (a node it left idle)
+    # count as slower than any: with 2 of 5 its median stays 0.27 but the
+    # interval reaches 0; with all 5 pcompact is faster.  Dropped, they
+    # would leave the verdict missed.
+    def ttl(t):
+        r = cost_run(800, 5000, 1.0, 140)
+        r["khugehog"]["time_to_low_s"] = t
+        return r
+    target = "pcompact switch-on to every node <= low <= 1 x kernel's (never: slowest)"
+    rs = {"kernel": [ttl(t) for t in (0.27, 0.26, 0.27, 0.28, 0.27)],
+          "pcompact": [ttl(t) for t in (0.38, 0.39, 0.37, 0.38, 0.40)]}
+    t = {x["target"]: x for x in runs.evaluate_targets(rs, seed=4)}[target]
+    assert t["verdict"] == stats.MISSED and 1.3 < t["estimate"] < 1.45
+    assert t["n"] == "5/5"
+    rs["kernel"] = [ttl(t) for t in (0.27, None, 0.27, 0.28, None)]
+    t = {x["target"]: x for x in runs.evaluate_targets(rs, seed=4)}[target]
+    assert t["verdict"] == stats.UNSETTLED and 1.3 < t["estimate"] < 1.45 and t["lo"] == 0
+    rs["kernel"] = [ttl(None) for _ in range(5)]
+    t = {x["target"]: x for x in runs.evaluate_targets(rs, seed=4)}[target]
+    assert t["estimate"] == 0 and t["verdict"] == stats.MET
+    # Both mostly "never": no ratio.
+    rs["pcompact"] = [ttl(t) for t in (None, None, 0.4, None, None)]
+    t = {x["target"]: x for x in runs.evaluate_targets(rs, seed=4)}[target]
+    assert t["verdict"] == stats.NOT_MEASURED
+    # A scenario without thresholds (no time_to_low_s at all) has no value.
+    assert runs.time_to_low_or_never(cost_run(800, 5000, 1.0, 140)) is None
+
+
 def test_targets_without_runs_are_not_measured():
     t = runs.evaluate_targets({"vanilla": [run(1, 1, 1)]}, seed=1)
     assert all(x["verdict"] == stats.NOT_MEASURED for x in t)

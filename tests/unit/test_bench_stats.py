@@ -102,6 +102,16 @@ def test_bootstrap_ratio_zero_denominator():
     assert out["ratio"] == 2 and out["hi"] == float("inf")
 
 
+def test_bootstrap_ratio_with_never():
+    inf = float("inf")
+    out = stats.bootstrap_ratio([1, 1, 1], [2, inf, 2], seed=1)
+    assert out["ratio"] == 0.5 and out["lo"] == 0 and out["hi"] == 0.5
+    # inf over inf is unknown: no estimate, and a resample of it is the worst.
+    assert stats.bootstrap_ratio([inf, inf, 1], [inf, inf, 2], seed=1)["ratio"] is None
+    out = stats.bootstrap_ratio([inf, 1, 1], [inf, 2, 2], seed=1)
+    assert out["ratio"] == 0.5 and out["hi"] == inf
+
+
 @pytest.mark.parametrize("lo, hi, thr, want, expected", [
     (0.2, 0.4, 0.5, "le", "met"),
     (0.2, 0.5, 0.5, "le", "met"),
