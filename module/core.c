@@ -117,6 +117,7 @@ static void pcompactd_round(struct pcompact_node *pn, unsigned int score,
 		.nid = pn->nid,
 		.order = order,
 		.low = wmarks->low,
+		.stopping = &pn->stopping,
 	};
 	unsigned int after;
 	u64 start, took;
@@ -188,7 +189,7 @@ static bool pcompactd_demand(struct pcompact_node *pn, unsigned int order)
 	u64 freed_pages = (u64)atomic64_read(&pn->stats.blocks_freed) * pageblock_nr_pages;
 	unsigned long reserve;
 
-	pcompact_demand_sample(&pn->consumption, ktime_get_ns(), free_blocks,
+	pcompact_demand_sample(&pn->consumption, ktime_get_ns(), order, free_blocks,
 			       (unsigned long)(freed_pages >> order));
 	reserve = pcompact_reserve_blocks(&pn->consumption, READ_ONCE(pcompact_reserve_ms));
 	WRITE_ONCE(pn->free_blocks, free_blocks);
@@ -336,6 +337,7 @@ static int pcompact_start_thread(struct pcompact_node *pn)
 	pcompact_bind_thread(pn->nid, task, READ_ONCE(pcompact_any_cpu));
 	pn->deferred_until = 0;
 	pn->kswapd_seen = 0;
+	WRITE_ONCE(pn->stopping, false);
 	/* Demand seen before a stop says nothing about the node now. */
 	memset(&pn->consumption, 0, sizeof(pn->consumption));
 	/* jiffies start near wrap-around: 0 would read as the future. */
@@ -350,7 +352,12 @@ static void pcompact_stop_thread(struct pcompact_node *pn)
 {
 	if (!pn->task)
 		return;
-	/* Cuts short an engine=node-sysfs compaction (see engine.c). */
+	/*
+	 * Cuts short an engine=node-sysfs compaction (see engine.c).  The
+	 * signal is dropped if it comes before the call lets it in, so the
+	 * call's watch also ends it on seeing pn->stopping.
+	 */
+	WRITE_ONCE(pn->stopping, true);
 	send_sig(SIGKILL, pn->task, 1);
 	kthread_stop(pn->task);
 	WRITE_ONCE(pn->task, NULL);
@@ -361,25 +368,32 @@ static bool pcompact_node_wanted(int nid)
 	return node_state(nid, N_MEMORY) && node_isset(nid, pcompact_nodemask);
 }
 
-/* Start or stop threads to match the nodes with memory and nodes=. */
+/*
+ * Start or stop threads to match the nodes with memory and nodes=.  Starts
+ * come first and stop at the first failure, before anything is stopped, so
+ * that a caller going back to the old mask only has to stop what started.
+ */
 static int __pcompact_apply_nodes(void)
 {
-	int nid, err = 0;
+	int nid, err;
 
 	lockdep_assert_held(&pcompact_nodes_lock);
 	for_each_node(nid) {
 		struct pcompact_node *pn = pcompact_nodes[nid];
 
-		if (!pn)
-			continue;
-		if (pcompact_live && pcompact_node_wanted(nid)) {
-			if (!pn->task)
-				err = err ?: pcompact_start_thread(pn);
-		} else {
-			pcompact_stop_thread(pn);
+		if (pn && !pn->task && pcompact_live && pcompact_node_wanted(nid)) {
+			err = pcompact_start_thread(pn);
+			if (err)
+				return err;
 		}
 	}
-	return err;
+	for_each_node(nid) {
+		struct pcompact_node *pn = pcompact_nodes[nid];
+
+		if (pn && !(pcompact_live && pcompact_node_wanted(nid)))
+			pcompact_stop_thread(pn);
+	}
+	return 0;
 }
 
 /**
@@ -420,8 +434,10 @@ int pcompact_set_nodes(const nodemask_t *mask)
 	if (pcompact_live) {
 		err = __pcompact_apply_nodes();
 		if (err) {
+			/* Nothing was stopped: this only stops what started. */
 			pcompact_nodemask = old;
-			__pcompact_apply_nodes();
+			if (__pcompact_apply_nodes())
+				pr_err("nodes: a node of the old list has no pcompactd\n");
 		}
 	}
 	mutex_unlock(&pcompact_nodes_lock);
@@ -550,6 +566,18 @@ static int __init pcompact_init(void)
 	 * everything.
 	 */
 	kernel_param_lock(THIS_MODULE);
+	/*
+	 * A threshold written since the check above was stored unchecked
+	 * (params.c checks writes only while live): check the pair again,
+	 * now that no write can come between the check and going live.
+	 */
+	err = pcompact_wmarks_resolve(pcompact_proactiveness, pcompact_wmark_low,
+				      pcompact_wmark_high, &wmarks);
+	if (err) {
+		pr_err("wmark_low/wmark_high: low %d above high %d (proactiveness %u), written while loading\n",
+		       pcompact_wmark_low, pcompact_wmark_high, pcompact_proactiveness);
+		goto err_unlock;
+	}
 	/* Losing the takeover is no reason to refuse to load; it is logged. */
 	if (pcompact_takeover && pcompact_takeover_start())
 		WRITE_ONCE(pcompact_takeover, false);
@@ -586,6 +614,7 @@ err_notifier:
 	unregister_memory_notifier(&pcompact_memory_nb);
 err_takeover:
 	pcompact_takeover_stop();
+err_unlock:
 	kernel_param_unlock(THIS_MODULE);
 	pcompact_hooks_exit();
 	pcompact_sysfs_exit();

@@ -701,7 +701,7 @@ static int pcompact_sysfs_watch_check(struct pcompact_sysfs_watch *watch)
 	struct pcompact_round *round = watch->round;
 	u64 now = ktime_get_ns();
 
-	if (!READ_ONCE(pcompact_enabled) ||
+	if (!READ_ONCE(pcompact_enabled) || READ_ONCE(*round->stopping) ||
 	    (round->deadline_ns && now >= round->deadline_ns) ||
 	    pcompact_score_node(round->nid, round->order) <= round->low)
 		return PCOMPACT_IDLE;
@@ -774,7 +774,8 @@ static bool pcompact_engine_node_sysfs(struct pcompact_round *round)
 	free_before = pcompact_free_blocks_node(round->nid, pageblock_order);
 	score_before = pcompact_score_node(round->nid, round->order);
 	migrated = pcompact_migrated_events();
-	allow_signal(SIGKILL);
+	/* Only the kernel's: the watch's and pcompact_stop_thread()'s, not a user's kill. */
+	allow_kernel_signal(SIGKILL);
 	if (!kthread_should_stop() && !pcompact_fault_idle_node_sysfs()) {
 		queue_delayed_work(PCOMPACT_UNBOUND_WQ, &watch.work, 1);
 		kernel_write(file, "1", 1, &pos);

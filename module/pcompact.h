@@ -89,6 +89,8 @@ struct pcompact_stats {
  * struct pcompact_node - one node's pcompactd and what it knows.
  * @nid:		the NUMA node.
  * @task:		the pcompactd<N> kthread, NULL while not running.
+ * @stopping:		set while the thread is being stopped: a node-sysfs
+ *			call in progress ends (engine.c).
  * @wait:		where the thread sleeps between samples.
  * @kick:		set to end the current sleep early (parameter change).
  * @demand:		set by a direct compaction stall on the node: end the
@@ -113,6 +115,7 @@ struct pcompact_stats {
 struct pcompact_node {
 	int nid;
 	struct task_struct *task;
+	bool stopping;
 	wait_queue_head_t wait;
 	bool kick;
 	bool demand;
@@ -177,6 +180,7 @@ void pcompact_score_wmarks(struct pcompact_wmarks *wmarks);
 /**
  * struct pcompact_round - what one compaction round asks for and got.
  * @nid:		the node.
+ * @stopping:		the node's pcompact_node.stopping: the call must end.
  * @order:		the order the score is computed for.
  * @low:		stop when every zone's unweighted score is at or below this
  *			(node-sysfs: the node's score).
@@ -205,6 +209,7 @@ void pcompact_score_wmarks(struct pcompact_wmarks *wmarks);
  */
 struct pcompact_round {
 	int nid;
+	const bool *stopping;
 	unsigned int order;
 	unsigned int low;
 	u64 deadline_ns;

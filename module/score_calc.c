@@ -139,8 +139,9 @@ int pcompact_wmarks_resolve(unsigned int proactiveness, int wmark_low,
  * pcompact_demand_sample() - account one sample of a node's free blocks.
  * @demand:		the node's demand state.
  * @now_ns:		monotonic time of the sample.
- * @free_blocks:	free blocks of the order that matters, now.
- * @freed:		the engine's running count of blocks it freed.
+ * @order:		the order the blocks are counted in (the order parameter).
+ * @free_blocks:	free blocks of @order, now.
+ * @freed:		the engine's running count of blocks it freed, in @order.
  *
  * What was consumed since the last sample is what was free then, plus what
  * the engine freed since, minus what is free now (never below 0: frees by
@@ -150,10 +151,19 @@ int pcompact_wmarks_resolve(unsigned int proactiveness, int wmark_low,
  * and two thirds of that demand's rate, and it decays the same way.
  */
 void pcompact_demand_sample(struct pcompact_demand *demand, u64 now_ns,
-			    unsigned long free_blocks, unsigned long freed)
+			    unsigned int order, unsigned long free_blocks,
+			    unsigned long freed)
 {
 	u64 had, consumed, dt;
 
+	/*
+	 * Blocks of another order are another unit: the counts of the last
+	 * sample and the rate mean nothing in it, so start again.
+	 */
+	if (demand->last_ns && order != demand->order) {
+		demand->last_ns = 0;
+		demand->rate_mbps = 0;
+	}
 	/* Same instant: keep the baseline, the next sample counts it all. */
 	if (demand->last_ns && now_ns <= demand->last_ns)
 		return;
@@ -161,6 +171,8 @@ void pcompact_demand_sample(struct pcompact_demand *demand, u64 now_ns,
 		dt = now_ns - demand->last_ns;
 		had = (u64)demand->last_free + (freed - demand->last_freed);
 		consumed = had > free_blocks ? had - free_blocks : 0;
+		if (consumed > PCOMPACT_DEMAND_MAX_BLOCKS)
+			consumed = PCOMPACT_DEMAND_MAX_BLOCKS;
 		/* rate += (consumed / dt - rate) * dt / (dt + tau), in mbps */
 		demand->rate_mbps = div64_u64(demand->rate_mbps * PCOMPACT_DEMAND_TAU_NS +
 					      consumed * 1000 * 1000000000ULL,
@@ -169,6 +181,7 @@ void pcompact_demand_sample(struct pcompact_demand *demand, u64 now_ns,
 	demand->last_ns = now_ns;
 	demand->last_free = free_blocks;
 	demand->last_freed = freed;
+	demand->order = order;
 }
 
 /**

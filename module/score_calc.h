@@ -24,6 +24,7 @@ struct pcompact_wmarks {
  * @last_ns:		time of the last sample, 0 before the first.
  * @last_free:		free blocks of the order that matters then.
  * @last_freed:		the engine's count of blocks it freed then.
+ * @order:		the order those blocks were counted in.
  * @rate_mbps:		consumption in thousandths of a block per second,
  *			averaged over about PCOMPACT_DEMAND_TAU_NS.
  */
@@ -31,6 +32,7 @@ struct pcompact_demand {
 	u64 last_ns;
 	unsigned long last_free;
 	unsigned long last_freed;
+	unsigned int order;
 	u64 rate_mbps;
 };
 
@@ -40,8 +42,16 @@ struct pcompact_demand {
  */
 #define PCOMPACT_DEMAND_TAU_NS 1000000000ULL
 
+/*
+ * Blocks one sample may count as consumed: enough for any node between two
+ * samples, and small enough that the rate's arithmetic stays within u64
+ * (consumed x 10^12 plus the previous rate x PCOMPACT_DEMAND_TAU_NS).
+ */
+#define PCOMPACT_DEMAND_MAX_BLOCKS 4194304ULL	/* 2^22 */
+
 void pcompact_demand_sample(struct pcompact_demand *demand, u64 now_ns,
-			    unsigned long free_blocks, unsigned long freed);
+			    unsigned int order, unsigned long free_blocks,
+			    unsigned long freed);
 unsigned long pcompact_reserve_blocks(const struct pcompact_demand *demand,
 				      unsigned int reserve_ms);
 unsigned int pcompact_extfrag(const unsigned long *nr_free,

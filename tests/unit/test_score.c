@@ -143,14 +143,14 @@ static void test_demand(void)
 	int i;
 
 	memset(&d, 0, sizeof(d));
-	pcompact_demand_sample(&d, t, free_blocks, freed);
+	pcompact_demand_sample(&d, t, 9, free_blocks, freed);
 	ksft_test_result(d.rate_mbps == 0 && pcompact_reserve_blocks(&d, 5000) == 0,
 			 "demand: the first sample has no rate and asks for no reserve");
 
 	/* 50 blocks consumed in one second: half of 50/s after one tau. */
 	t += 1000 * MS;
 	free_blocks -= 50;
-	pcompact_demand_sample(&d, t, free_blocks, freed);
+	pcompact_demand_sample(&d, t, 9, free_blocks, freed);
 	ksft_test_result(d.rate_mbps == 25000,
 			 "demand: 50 blocks in 1 s reads 25 blocks/s after one time constant (%llu mbps)",
 			 d.rate_mbps);
@@ -163,7 +163,7 @@ static void test_demand(void)
 	for (i = 0; i < 100; i++) {
 		t += 100 * MS;
 		free_blocks -= 5;
-		pcompact_demand_sample(&d, t, free_blocks, freed);
+		pcompact_demand_sample(&d, t, 9, free_blocks, freed);
 	}
 	ksft_test_result(d.rate_mbps > 49000 && d.rate_mbps <= 50000,
 			 "demand: steady 50 blocks/s sampled every 100 ms converges to it (%llu mbps)",
@@ -173,7 +173,7 @@ static void test_demand(void)
 	t += 1000 * MS;
 	freed += 200;
 	free_blocks += 200 - 50;
-	pcompact_demand_sample(&d, t, free_blocks, freed);
+	pcompact_demand_sample(&d, t, 9, free_blocks, freed);
 	ksft_test_result(d.rate_mbps > 49000 && d.rate_mbps <= 50000,
 			 "demand: 200 blocks freed by the engine do not mask 50 consumed (%llu mbps)",
 			 d.rate_mbps);
@@ -181,25 +181,48 @@ static void test_demand(void)
 	/* No consumption decays the rate; more free blocks never go negative. */
 	t += 1000 * MS;
 	free_blocks += 500;
-	pcompact_demand_sample(&d, t, free_blocks, freed);
+	pcompact_demand_sample(&d, t, 9, free_blocks, freed);
 	ksft_test_result(d.rate_mbps < 25100 && d.rate_mbps > 24000,
 			 "demand: a second without demand halves the rate (%llu mbps)", d.rate_mbps);
 
 	/* A sample at the same instant changes nothing: the next one counts
 	 * the 10 blocks consumed since the last. */
-	pcompact_demand_sample(&d, t, free_blocks - 10, freed);
+	pcompact_demand_sample(&d, t, 9, free_blocks - 10, freed);
 	ksft_test_result(d.rate_mbps < 25100 && d.last_free == free_blocks,
 			 "demand: a sample at the same instant changes nothing");
-	pcompact_demand_sample(&d, t + 1000 * MS, free_blocks - 10, freed);
+	pcompact_demand_sample(&d, t + 1000 * MS, 9, free_blocks - 10, freed);
 	ksft_test_result(d.rate_mbps > 12000 + 5000 - 100 && d.rate_mbps < 12600 + 5000,
 			 "demand: the next sample counts what was consumed since the last (%llu mbps)",
+			 d.rate_mbps);
+
+	/*
+	 * order= changed from 9 to 1: the engine's count in the new order is
+	 * smaller than the last, which must not wrap into a huge demand.
+	 */
+	t += 2000 * MS;
+	pcompact_demand_sample(&d, t, 1, free_blocks * 256, freed / 256);
+	ksft_test_result(d.rate_mbps == 0 && d.order == 1,
+			 "demand: a change of order starts the rate again (%llu mbps)", d.rate_mbps);
+	t += 1000 * MS;
+	pcompact_demand_sample(&d, t, 1, free_blocks * 256 - 512, freed / 256);
+	ksft_test_result(d.rate_mbps == 256000,
+			 "demand: then counts blocks of the new order (%llu mbps)", d.rate_mbps);
+
+	/* A node consuming more than u64 arithmetic could hold is clamped. */
+	memset(&d, 0, sizeof(d));
+	pcompact_demand_sample(&d, t, 0, ~0UL, 0);
+	pcompact_demand_sample(&d, t + 1, 0, 0, 0);
+	ksft_test_result(d.rate_mbps > 0 &&
+			 d.rate_mbps <= PCOMPACT_DEMAND_MAX_BLOCKS * 1000 * 1000000000ULL /
+					PCOMPACT_DEMAND_TAU_NS,
+			 "demand: a consumption beyond the clamp saturates, not wraps (%llu mbps)",
 			 d.rate_mbps);
 }
 
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(38);
+	ksft_set_plan(41);
 	test_extfrag();
 	test_weighted();
 	test_blocks_to_target();

@@ -120,6 +120,25 @@ echo none > $PC_PARAM/fault
 echo all > $PC_PARAM/nodes || fail "nodes=all without the fault"
 wait_for "[ \$(node_stat $first running) = 1 ]" 10 || fail "node $first did not start"
 
+# Moving pcompact from one node to another when the new thread cannot
+# start: the old node's thread must be the one it had (stopped first and
+# restarted under the same fault, it would be gone or new).
+if [ "$first" != "$last" ]; then
+	echo "$first" > $PC_PARAM/nodes || fail "nodes=$first"
+	wait_for "[ \$(node_stat $last running) = 0 ]" 10 || fail "node $last still runs"
+	pid=$(kthread_pid "pcompactd$first")
+	[ -n "$pid" ] || fail "no pcompactd$first"
+	echo kthread > $PC_PARAM/fault
+	echo "$last" > $PC_PARAM/nodes 2>/dev/null && fail "nodes=$last succeeded without a thread"
+	echo none > $PC_PARAM/fault
+	[ "$(cat $PC_PARAM/nodes)" = "$first" ] ||
+		fail "nodes is '$(cat $PC_PARAM/nodes)' after the failed move"
+	[ "$(kthread_pid "pcompactd$first")" = "$pid" ] ||
+		fail "the failed move to node $last did not keep pcompactd$first (pid $pid, now '$(kthread_pid "pcompactd$first")')"
+	[ "$(node_stat "$last" running)" = 0 ] || fail "node $last runs after the failed move"
+	echo all > $PC_PARAM/nodes || fail "nodes=all after the failed move"
+fi
+
 # Bad fault= values are refused like any other parameter.
 for v in bogus "kthread," ",sysfs" "kthread,nope"; do
 	echo "$v" > $PC_PARAM/fault 2>/dev/null && fail "fault='$v' accepted"
