@@ -489,7 +489,7 @@ def test_gfp_stream_arguments():
 
 def test_sweep_scenarios_exist_and_quick_trims_them():
     assert scenarios.BY_NAME["sweep-kernel"].workloads == scenarios.SWEEP
-    assert scenarios.select("sweep-kernel", True)[0].workloads == ("sweep0", "sweep1000",
+    assert scenarios.select("sweep-kernel", True)[0].workloads == ("sweep0", "sweep200", "sweep1000",
                                                                      "sweep5000")
     assert not set(scenarios.SWEEP_SCENARIOS) & set(scenarios.DEFAULT)
 
