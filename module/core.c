@@ -535,19 +535,27 @@ static void pcompact_stop_all(void)
 	mutex_unlock(&pcompact_nodes_lock);
 }
 
+/* The thresholds the parameters give, together; a refusal is logged. */
+static int __init pcompact_check_wmarks(struct pcompact_wmarks *wmarks)
+{
+	int err = pcompact_wmarks_resolve(pcompact_proactiveness, pcompact_wmark_low,
+					  pcompact_wmark_high, wmarks);
+
+	if (err)
+		pr_err("wmark_low/wmark_high: low %d above high %d (proactiveness %u)\n",
+		       pcompact_wmark_low, pcompact_wmark_high, pcompact_proactiveness);
+	return err;
+}
+
 static int __init pcompact_init(void)
 {
 	struct pcompact_wmarks wmarks;
 	int err;
 
 	/* Parameters given at load are checked one by one; now check them together. */
-	err = pcompact_wmarks_resolve(pcompact_proactiveness, pcompact_wmark_low,
-				      pcompact_wmark_high, &wmarks);
-	if (err) {
-		pr_err("wmark_low/wmark_high: low %d above high %d (proactiveness %u)\n",
-		       pcompact_wmark_low, pcompact_wmark_high, pcompact_proactiveness);
+	err = pcompact_check_wmarks(&wmarks);
+	if (err)
 		return err;
-	}
 	err = pcompact_engine_check(pcompact_engine);
 	if (err)
 		return err;
@@ -571,13 +579,9 @@ static int __init pcompact_init(void)
 	 * (params.c checks writes only while live): check the pair again,
 	 * now that no write can come between the check and going live.
 	 */
-	err = pcompact_wmarks_resolve(pcompact_proactiveness, pcompact_wmark_low,
-				      pcompact_wmark_high, &wmarks);
-	if (err) {
-		pr_err("wmark_low/wmark_high: low %d above high %d (proactiveness %u), written while loading\n",
-		       pcompact_wmark_low, pcompact_wmark_high, pcompact_proactiveness);
+	err = pcompact_check_wmarks(&wmarks);
+	if (err)
 		goto err_unlock;
-	}
 	/* Losing the takeover is no reason to refuse to load; it is logged. */
 	if (pcompact_takeover && pcompact_takeover_start())
 		WRITE_ONCE(pcompact_takeover, false);
