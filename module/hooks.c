@@ -10,7 +10,7 @@
  *  - direct compaction stalls: a kretprobe on try_to_compact_pages(), or on
  *    __alloc_pages_direct_compact() where the former cannot be probed,
  *    counts the stalls and times them, charged to the stalling CPU's node,
- *    and with stall_wake_ms set wakes that node's pcompactd to sample now;
+ *    and with stall_wake_ms set wakes every node's pcompactd to sample now;
  *  - kcompactd and kswapd wakeups: the mm_compaction_kcompactd_wake and
  *    mm_vmscan_kswapd_wake tracepoints, found by name because their
  *    __tracepoint symbols are not exported.  Both have the same prototype
@@ -39,7 +39,7 @@ static struct pcompact_node *pcompact_hooks_node(int nid)
  * extra sample is harmless.  Process context (an allocation's slow path),
  * so the wait queue's lock is safe to take.
  */
-static void pcompact_stall_wake(struct pcompact_node *pn, unsigned int wake_ms)
+static void pcompact_stall_wake_node(struct pcompact_node *pn, unsigned int wake_ms)
 {
 	unsigned long now = jiffies;
 
@@ -56,12 +56,24 @@ static int pcompact_stall_entry(struct kretprobe_instance *ri, struct pt_regs *r
 	unsigned int wake_ms = READ_ONCE(pcompact_stall_wake_ms);
 	struct pcompact_node *pn;
 
+	int nid;
+
 	*(u64 *)ri->data = ktime_get_ns();
 	if (!wake_ms)
 		return 0;
-	pn = pcompact_hooks_node(numa_node_id());
-	if (pn)
-		pcompact_stall_wake(pn, wake_ms);
+	/*
+	 * Every node, not only the stalling CPU's: the allocation falls back
+	 * along its zonelist, so the node short of blocks may be another one.
+	 * On 6.1 a stream running on node 0 emptied node 1's blocks too, all
+	 * its stalls were node 0's, and node 1's next periodic sample came
+	 * after the stream had ended on failures.  Each node's sample decides
+	 * by its own score whether to compact.
+	 */
+	for_each_node_state(nid, N_MEMORY) {
+		pn = pcompact_hooks_node(nid);
+		if (pn && READ_ONCE(pn->task))
+			pcompact_stall_wake_node(pn, wake_ms);
+	}
 	return 0;
 }
 

@@ -247,8 +247,10 @@ PCOMPACT_RANGE_PARAM(interval_ms, pcompact_interval_ms, 10, 60000);
 MODULE_PARM_DESC(interval_ms, "Score sampling period in ms, 10..60000 (default: 500)");
 
 /*
- * stall_wake_ms - a direct compaction stall on a node samples that node at
- * once instead of at its next interval, at most once per stall_wake_ms.
+ * stall_wake_ms - a direct compaction stall samples every node at once
+ * instead of at its next interval, each at most once per stall_wake_ms (the
+ * stalling allocation may be short of any node's blocks, not only its
+ * CPU's).
  * 0..60000, default 0 (off: sample every interval_ms only, as upstream's
  * proactive compaction): measured at 100 on Debian 12's 6.12
  * (results/stall-wake/), waking made the drain's mean and p99 worse.
@@ -256,7 +258,7 @@ MODULE_PARM_DESC(interval_ms, "Score sampling period in ms, 10..60000 (default: 
 unsigned int pcompact_stall_wake_ms;
 PCOMPACT_RANGE_PARAM(stall_wake_ms, pcompact_stall_wake_ms, 0, 60000);
 MODULE_PARM_DESC(stall_wake_ms,
-		 "Sample a node at once on a direct compaction stall, at most once per this many ms, 0..60000, 0 = off (default: 0)");
+		 "Sample every node at once on a direct compaction stall, each at most once per this many ms, 0..60000, 0 = off (default: 0)");
 
 /*
  * reserve_ms - keep at least this many milliseconds of the node's recent
