@@ -87,7 +87,7 @@ ALL += [
 # `scripts/bench --scenarios kernel,pcompact,pcompact-wake`.
 ALL += [
     Scenario("pcompact-wake", "module", 20, ("khugehog", "thp"),
-             "pcompact.ko proactiveness=20 stall_wake_ms=100: stalls sample the node at once",
+             "pcompact.ko proactiveness=20 stall_wake_ms=100: a stall samples every node at once",
              "stall_wake_ms=100", "stall_wakes"),
 ]
 # Issue 13's demand-aware reserve: `scripts/bench --scenarios
