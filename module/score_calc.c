@@ -197,3 +197,30 @@ unsigned long pcompact_reserve_blocks(const struct pcompact_demand *demand,
 {
 	return (unsigned long)div64_u64(demand->rate_mbps * reserve_ms + 999999, 1000000);
 }
+
+/**
+ * pcompact_round_fruitless() - whether a round earns a deferral.
+ * @score_before:	the node's score when the round started.
+ * @score_after:	its score when the round ended.
+ * @blocks_freed:	pageblocks the round freed: the contig engine's own
+ *			count, the kernel's call's net gain in free blocks.
+ * @exhausted:		the round read every window of its zones and still
+ *			fell short of its target.
+ *
+ * Upstream defers proactive compaction whenever the score did not fall.
+ * While allocations take blocks as fast as a round frees them (a stream
+ * of huge page allocations) the score does not fall either, yet the round
+ * is what those allocations got their blocks from; deferring then leaves
+ * the node without compaction for the rest of the stream.  So a round
+ * that freed blocks is not fruitless, whatever the score did.  A round
+ * with nothing left to empty is, even if it freed some on its way.
+ *
+ * Return: true if the node should defer its next round.
+ */
+bool pcompact_round_fruitless(unsigned int score_before, unsigned int score_after,
+			      unsigned long blocks_freed, bool exhausted)
+{
+	if (exhausted)
+		return true;
+	return score_after >= score_before && !blocks_freed;
+}

@@ -219,14 +219,30 @@ static void test_demand(void)
 			 d.rate_mbps);
 }
 
+static void test_round_fruitless(void)
+{
+	ksft_test_result(pcompact_round_fruitless(95, 95, 0, false),
+			 "round: no fall in score and nothing freed defers");
+	ksft_test_result(pcompact_round_fruitless(95, 97, 0, false),
+			 "round: a rising score with nothing freed defers");
+	ksft_test_result(!pcompact_round_fruitless(95, 80, 0, false),
+			 "round: a falling score does not defer");
+	/* A stream took every block the round freed: the score did not fall. */
+	ksft_test_result(!pcompact_round_fruitless(99, 99, 120, false),
+			 "round: blocks freed and consumed at once do not defer");
+	ksft_test_result(pcompact_round_fruitless(95, 90, 12, true),
+			 "round: nothing left to empty defers even after some progress");
+}
+
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(41);
+	ksft_set_plan(46);
 	test_extfrag();
 	test_weighted();
 	test_blocks_to_target();
 	test_wmarks();
 	test_demand();
+	test_round_fruitless();
 	return ksft_finished();
 }
