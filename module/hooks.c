@@ -9,8 +9,9 @@
  *
  *  - direct compaction stalls: a kretprobe on try_to_compact_pages(), or on
  *    __alloc_pages_direct_compact() where the former cannot be probed,
- *    counts the stalls and times them, charged to the stalling CPU's node,
- *    and with stall_wake_ms set wakes every node's pcompactd to sample now;
+ *    counts the stalls and times them, charged to the node of the CPU the
+ *    stall returns on, and with stall_wake_ms set wakes every node's
+ *    pcompactd to sample now;
  *  - kcompactd and kswapd wakeups: the mm_compaction_kcompactd_wake and
  *    mm_vmscan_kswapd_wake tracepoints, found by name because their
  *    __tracepoint symbols are not exported.  Both have the same prototype
@@ -18,6 +19,7 @@
  */
 #define pr_fmt(fmt) "pcompact: " fmt
 
+#include <linux/irq_work.h>
 #include <linux/kprobes.h>
 #include <linux/ktime.h>
 #include <linux/mmzone.h>
@@ -34,28 +36,48 @@ static struct pcompact_node *pcompact_hooks_node(int nid)
 }
 
 /*
- * Demand shows first as a stall: bring the node's next sample forward, at
- * most once per stall_wake_ms.  Racing CPUs may both wake the thread; one
- * extra sample is harmless.  Process context (an allocation's slow path),
- * so the wait queue's lock is safe to take.
+ * Demand shows first as a stall: bring each node's next sample forward, at
+ * most once per stall_wake_ms.  Racing CPUs may both mark a node; one extra
+ * sample is harmless.  Returns whether the node was marked.
  */
-static void pcompact_stall_wake_node(struct pcompact_node *pn, unsigned int wake_ms)
+static bool pcompact_stall_mark_node(struct pcompact_node *pn, unsigned int wake_ms)
 {
 	unsigned long now = jiffies;
 
 	if (time_before(now, READ_ONCE(pn->stall_wake_next)))
-		return;
+		return false;
 	WRITE_ONCE(pn->stall_wake_next, now + msecs_to_jiffies(wake_ms));
 	atomic64_inc(&pn->stats.stall_wakes);
 	WRITE_ONCE(pn->demand, true);
-	wake_up_interruptible(&pn->wait);
+	return true;
 }
+
+/*
+ * The wakeups themselves run from an irq_work, not from the probe: a
+ * kretprobe handler runs with preemption (on x86, through int3, interrupts)
+ * disabled, where PREEMPT_RT's wait-queue lock, a sleeping lock, may not be
+ * taken.  On PREEMPT_RT an irq_work runs in a per-CPU thread; elsewhere in
+ * hard interrupt context, where the wait queue's irq-safe lock is fine.
+ */
+static void pcompact_stall_wake_fn(struct irq_work *work)
+{
+	int nid;
+
+	for_each_node_state(nid, N_MEMORY) {
+		struct pcompact_node *pn = pcompact_hooks_node(nid);
+
+		if (pn && READ_ONCE(pn->demand))
+			wake_up_interruptible(&pn->wait);
+	}
+}
+
+static DEFINE_IRQ_WORK(pcompact_stall_irq_work, pcompact_stall_wake_fn);
 
 static int pcompact_stall_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	unsigned int wake_ms = READ_ONCE(pcompact_stall_wake_ms);
 	struct pcompact_node *pn;
-
+	bool marked = false;
 	int nid;
 
 	*(u64 *)ri->data = ktime_get_ns();
@@ -66,14 +88,17 @@ static int pcompact_stall_entry(struct kretprobe_instance *ri, struct pt_regs *r
 	 * along its zonelist, so the node short of blocks may be another one.
 	 * On 6.1 a stream running on node 0 emptied node 1's blocks too, all
 	 * its stalls were node 0's, and node 1's next periodic sample came
-	 * after the stream had ended on failures.  Each node's sample decides
-	 * by its own score whether to compact.
+	 * after the stream had ended on failures.  The probe cannot see the
+	 * allocation's nodemask, so it is every node with memory; each
+	 * node's sample decides by its own score whether to compact.
 	 */
 	for_each_node_state(nid, N_MEMORY) {
 		pn = pcompact_hooks_node(nid);
 		if (pn && READ_ONCE(pn->task))
-			pcompact_stall_wake_node(pn, wake_ms);
+			marked |= pcompact_stall_mark_node(pn, wake_ms);
 	}
+	if (marked)
+		irq_work_queue(&pcompact_stall_irq_work);
 	return 0;
 }
 
@@ -205,6 +230,8 @@ void pcompact_hooks_exit(void)
 		unregister_kretprobe(&pcompact_stall_probe);
 		pcompact_stall_err = -ENOENT;
 	}
+	/* No probe queues it any more; the nodes it wakes outlive this. */
+	irq_work_sync(&pcompact_stall_irq_work);
 	for (i = 0; i < ARRAY_SIZE(pcompact_tracepoints); i++) {
 		struct pcompact_tracepoint_hook *hook = &pcompact_tracepoints[i];
 
