@@ -9,7 +9,7 @@
  * threshold it compacts until the score is at or below the low one (the
  * flow of seed 000's proactive kcompactd), backing off while kswapd
  * reclaims on the node, and deferring after a round that neither lowered
- * the score nor freed a block.
+ * the score nor emptied a block itself, or that found nothing more to empty.
  */
 #define pr_fmt(fmt) "pcompact: " fmt
 
@@ -159,7 +159,8 @@ static void pcompactd_round(struct pcompact_node *pn, unsigned int score,
 		pcompact_set_state(pn, round.stop_reason);
 		return;
 	}
-	if (pcompact_round_fruitless(score, after, round.blocks_freed, round.exhausted)) {
+	if (pcompact_round_fruitless(score, after, round.order_blocks_emptied,
+				     round.exhausted)) {
 		/*
 		 * As upstream, no progress waits 2^max_defer_shift intervals; so
 		 * does a round that ran out of movable blocks before its target

@@ -507,6 +507,8 @@ static int pcompact_empty_range(const struct pcompact_scan *scan,
 			pcompact_free_unit(chunk, order);
 	pcompact_fault_release(held);
 	round->blocks_freed += nr_blocks;
+	/* Ranges are aligned to their own size, so each holds whole blocks of order. */
+	round->order_blocks_emptied += nr_pages >> round->order;
 	round->pages_migrated += in_use;
 	return 0;
 }

@@ -277,8 +277,8 @@ MODULE_PARM_DESC(reserve_ms,
 		 "Start compacting below the high threshold when free blocks would last less than this many ms of the recent demand, 0..60000, 0 = off (default: 0)");
 
 /*
- * max_defer_shift - after a round that neither lowered the score nor freed
- * a block, or that found nothing more to empty, wait
+ * max_defer_shift - after a round that neither lowered the score nor
+ * emptied a block itself, or that found nothing more to empty, wait
  * interval_ms << max_defer_shift before the next.  0..10, default 6
  * (upstream's COMPACT_MAX_DEFER_SHIFT: 32 s at the default interval).
  */

@@ -93,8 +93,8 @@ struct pcompact_stats {
  *			call in progress ends (engine.c).
  * @wait:		where the thread sleeps between samples.
  * @kick:		set to end the current sleep early (parameter change).
- * @demand:		set by a direct compaction stall on the node: end the
- *			current sleep early, but keep any deferral.
+ * @demand:		set by a direct compaction stall on any node (hooks.c):
+ *			end the current sleep early, but keep any deferral.
  * @stall_wake_next:	jiffies before which a stall does not set @demand.
  * @state:		enum pcompact_state, for sysfs.
  * @score:		the node score at the last sample, 0..100.
@@ -188,6 +188,9 @@ void pcompact_score_wmarks(struct pcompact_wmarks *wmarks);
  *			or 0 for no limit.
  * @blocks_freed:	out: blocks emptied (node-sysfs: the net gain in free
  *			pageblocks over the call).
+ * @order_blocks_emptied: out: free blocks of @order the contig engine made
+ *			itself (a range of pageblocks may hold none when @order
+ *			is larger); the kernel's call has no such count.
  * @pages_migrated:	out: pages migrated meanwhile.
  * @failed_blocks:	out: blocks tried but not emptied.
  * @unevictable_ok:	whether unevictable (mlocked) pages may be moved, as
@@ -214,6 +217,7 @@ struct pcompact_round {
 	unsigned int low;
 	u64 deadline_ns;
 	unsigned long blocks_freed;
+	unsigned long order_blocks_emptied;
 	unsigned long pages_migrated;
 	unsigned long failed_blocks;
 	bool unevictable_ok;

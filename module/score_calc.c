@@ -202,25 +202,27 @@ unsigned long pcompact_reserve_blocks(const struct pcompact_demand *demand,
  * pcompact_round_fruitless() - whether a round earns a deferral.
  * @score_before:	the node's score when the round started.
  * @score_after:	its score when the round ended.
- * @blocks_freed:	pageblocks the round freed: the contig engine's own
- *			count, the kernel's call's net gain in free blocks.
- * @exhausted:		the round read every window of its zones and still
- *			fell short of its target.
+ * @blocks_emptied:	free blocks of the score's order the round made by its
+ *			own count (the contig engine's); 0 for the kernel's
+ *			call, whose free count is net of every other free and
+ *			allocation on the node, so only its score can tell.
+ * @exhausted:		the round read a zone in full and it still fell short
+ *			of its target: nothing more there that it may empty.
  *
  * Upstream defers proactive compaction whenever the score did not fall.
  * While allocations take blocks as fast as a round frees them (a stream
  * of huge page allocations) the score does not fall either, yet the round
  * is what those allocations got their blocks from; deferring then leaves
  * the node without compaction for the rest of the stream.  So a round
- * that freed blocks is not fruitless, whatever the score did.  A round
- * with nothing left to empty is, even if it freed some on its way.
+ * that emptied blocks is not fruitless, whatever the score did.  A round
+ * with nothing left to empty is, even if it emptied some on its way.
  *
  * Return: true if the node should defer its next round.
  */
 bool pcompact_round_fruitless(unsigned int score_before, unsigned int score_after,
-			      unsigned long blocks_freed, bool exhausted)
+			      unsigned long blocks_emptied, bool exhausted)
 {
 	if (exhausted)
 		return true;
-	return score_after >= score_before && !blocks_freed;
+	return score_after >= score_before && !blocks_emptied;
 }
