@@ -16,11 +16,8 @@ first_cpu() {
 	sed -e 's/[-,].*//' "/sys/devices/system/node/node$1/cpulist"
 }
 
-target=""
+target=$(nodes_with_memory | head -n 1)
 stall_node=""
-for n in $(nodes_with_memory); do
-	[ -z "$target" ] && target=$n
-done
 for n in $(nodes_with_memory); do
 	[ "$n" != "$target" ] && [ -n "$(first_cpu $n)" ] && { stall_node=$n; break; }
 done
