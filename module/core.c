@@ -9,7 +9,8 @@
  * threshold it compacts until the score is at or below the low one (the
  * flow of seed 000's proactive kcompactd), backing off while kswapd
  * reclaims on the node, and deferring after a round that neither lowered
- * the score nor emptied a block itself, or that found nothing more to empty.
+ * the score nor emptied a block itself (unless the headroom stopped it), or
+ * that found nothing more to empty.
  */
 #define pr_fmt(fmt) "pcompact: " fmt
 
@@ -160,7 +161,7 @@ static void pcompactd_round(struct pcompact_node *pn, unsigned int score,
 		return;
 	}
 	if (pcompact_round_fruitless(score, after, round.order_blocks_emptied,
-				     round.exhausted)) {
+				     round.exhausted, round.out_of_room)) {
 		/*
 		 * As upstream, no progress waits 2^max_defer_shift intervals; so
 		 * does a round that ran out of movable blocks before its target
@@ -341,6 +342,7 @@ static int pcompact_start_thread(struct pcompact_node *pn)
 	WRITE_ONCE(pn->stopping, false);
 	/* Demand seen before a stop says nothing about the node now. */
 	memset(&pn->consumption, 0, sizeof(pn->consumption));
+	WRITE_ONCE(pn->demand, false);
 	/* jiffies start near wrap-around: 0 would read as the future. */
 	WRITE_ONCE(pn->stall_wake_next, jiffies);
 	/* sysfs reads it without the lock (READ_ONCE in node<N>/running). */

@@ -639,6 +639,11 @@ static void pcompact_engine_contig_zone(struct pcompact_round *round,
 
 		if (!pcompact_zone_blocks_to_target(zone, round))
 			return;
+		/* No room is not a deferral (core.c): do not read a window for it. */
+		if (!pcompact_headroom_blocks(zone)) {
+			round->out_of_room = true;
+			return;
+		}
 		n = pcompact_collect_window(&scan, first + *cursor * PCOMPACT_PAIR_PAGES,
 					    window, units, round);
 		if (n < 0)

@@ -208,6 +208,8 @@ unsigned long pcompact_reserve_blocks(const struct pcompact_demand *demand,
  *			allocation on the node, so only its score can tell.
  * @exhausted:		the round read a zone in full and it still fell short
  *			of its target: nothing more there that it may empty.
+ * @out_of_room:	the round stopped, or did no work, because the node's
+ *			free memory was within pcompact's headroom.
  *
  * Upstream defers proactive compaction whenever the score did not fall.
  * While allocations take blocks as fast as a round frees them (a stream
@@ -216,13 +218,21 @@ unsigned long pcompact_reserve_blocks(const struct pcompact_demand *demand,
  * the node without compaction for the rest of the stream.  So a round
  * that emptied blocks is not fruitless, whatever the score did.  A round
  * with nothing left to empty is, even if it emptied some on its way.
+ * Nor is a round the headroom stopped: it lacked free memory to compact
+ * with, not blocks it could empty, and memory comes back as soon as the
+ * allocations that took it end or reclaim frees some.  Like a back-off
+ * from kswapd, the next sample looks again; a round that finds no room
+ * costs one look at the free counts.
  *
  * Return: true if the node should defer its next round.
  */
 bool pcompact_round_fruitless(unsigned int score_before, unsigned int score_after,
-			      unsigned long blocks_emptied, bool exhausted)
+			      unsigned long blocks_emptied, bool exhausted,
+			      bool out_of_room)
 {
 	if (exhausted)
 		return true;
+	if (out_of_room)
+		return false;
 	return score_after >= score_before && !blocks_emptied;
 }

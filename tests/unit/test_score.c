@@ -221,23 +221,28 @@ static void test_demand(void)
 
 static void test_round_fruitless(void)
 {
-	ksft_test_result(pcompact_round_fruitless(95, 95, 0, false),
+	ksft_test_result(pcompact_round_fruitless(95, 95, 0, false, false),
 			 "round: no fall in score and nothing freed defers");
-	ksft_test_result(pcompact_round_fruitless(95, 97, 0, false),
+	ksft_test_result(pcompact_round_fruitless(95, 97, 0, false, false),
 			 "round: a rising score with nothing freed defers");
-	ksft_test_result(!pcompact_round_fruitless(95, 80, 0, false),
+	ksft_test_result(!pcompact_round_fruitless(95, 80, 0, false, false),
 			 "round: a falling score does not defer");
 	/* A stream took every block the round freed: the score did not fall. */
-	ksft_test_result(!pcompact_round_fruitless(99, 99, 120, false),
+	ksft_test_result(!pcompact_round_fruitless(99, 99, 120, false, false),
 			 "round: blocks freed and consumed at once do not defer");
-	ksft_test_result(pcompact_round_fruitless(95, 90, 12, true),
+	ksft_test_result(pcompact_round_fruitless(95, 90, 12, true, false),
 			 "round: nothing left to empty defers even after some progress");
+	/* A stream took the node down to its headroom mid-round. */
+	ksft_test_result(!pcompact_round_fruitless(99, 99, 0, false, true),
+			 "round: stopped by the headroom does not defer");
+	ksft_test_result(pcompact_round_fruitless(95, 95, 0, true, true),
+			 "round: nothing left to empty defers, room or not");
 }
 
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(46);
+	ksft_set_plan(48);
 	test_extfrag();
 	test_weighted();
 	test_blocks_to_target();

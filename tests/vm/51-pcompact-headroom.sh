@@ -3,7 +3,8 @@
 # watermark (a little above min, below high + 1024 pages) by a tmpfs that
 # keeps writing there, neither engine starts any work (blocks_freed,
 # failed_blocks and pages_migrated stay 0 although rounds run, and
-# headroom_stops counts them), the node's free memory never
+# headroom_stops counts them), no such round defers the node (it lacks
+# memory, not blocks to empty), the node's free memory never
 # falls below its min watermark and nothing is OOM-killed.  Once the memory
 # is given back, the same node compacts, and frag --verify finds every
 # page it keeps intact.
@@ -103,6 +104,7 @@ worked() {
 # before each range it empties).
 window() {
 	_stops=$(node_stat "$nid" headroom_stops)
+	_deferrals=$(node_stat "$nid" deferrals)
 	wait_for "held || worked || [ \$(node_stat $nid rounds) -ge $((rounds0 + $1)) ]" 120 ||
 		fail "node $nid: only $(( $(node_stat "$nid" rounds) - rounds0 )) rounds in 120 s" \
 			"(engine $(cat $PC_PARAM/engine), state $(node_stat "$nid" state)," \
@@ -112,6 +114,9 @@ window() {
 		"free now $(zone_field "$nid" free), highest seen $highest, pcp $(pcp_pages "$nid")"
 	[ "$(node_stat "$nid" headroom_stops)" -gt "$_stops" ] ||
 		fail "node $nid: engine $(cat $PC_PARAM/engine) counted no headroom stop"
+	[ "$(node_stat "$nid" deferrals)" = "$_deferrals" ] ||
+		fail "node $nid: engine $(cat $PC_PARAM/engine) deferred after rounds the headroom" \
+			"stopped (deferrals $_deferrals -> $(node_stat "$nid" deferrals))"
 }
 window 10
 echo contig > $PC_PARAM/engine || fail "engine contig"
