@@ -108,6 +108,21 @@ def ratio(num, den, scale=1.0):
     return num / den * scale
 
 
+def whole_cost_per_block(compactor_ms, stream_s, created):
+    """Compactor CPU + the stream's time, in ms, per block created, or
+    None when a part is missing or no block was created.
+
+    The compactor's CPU alone charges a mechanism for the blocks it made
+    but not for those the stream's direct compaction made, which count as
+    created too: a mechanism that leaves more to direct compaction looks
+    cheaper.  The stream's time is where direct compaction (and reclaim)
+    ran, so the sum is the blocks' whole cost as far as the allocating task
+    waited for it."""
+    if compactor_ms is None or stream_s is None or not created or created < 0:
+        return None
+    return (compactor_ms + stream_s * 1000) / created
+
+
 # The /proc/vmstat deltas every summary carries (the issue's list).
 VMSTAT_KEYS = [
     "compact_stall", "compact_success", "compact_fail",

@@ -359,6 +359,49 @@ def evaluate_options(runs, option_names, seed):
     return out
 
 
+# Not targets: figures that explain one (compactor CPU per block created
+# leaves out the direct compaction the stream did itself), each scenario of
+# the drain against the kernel at its proactiveness, on the same runs.
+def compaction_and_stream_per_block(summary):
+    """metrics.whole_cost_per_block() of a run, from the fields every run's
+    summary has had since blocks created were counted, so that a report
+    rewritten from older runs shows it too."""
+    k = summary.get("khugehog") or {}
+    return metrics.whole_cost_per_block(k.get("compactor_cpu_ms"), k.get("alloc_s"),
+                                        k.get("blocks_created"))
+
+
+CONTEXT_METRICS = [
+    ("compactor CPU + stream time per block created", compaction_and_stream_per_block),
+    ("stream time", ("khugehog", "alloc_s")),
+]
+
+
+def context_base(name):
+    """The kernel scenario a pcompact scenario is compared with."""
+    return "kernel-p80" if name.endswith("-p80") else "kernel"
+
+
+def evaluate_context(runs, names, seed):
+    """Each of names against its kernel scenario on CONTEXT_METRICS:
+    [{scenario, base, metric, estimate, lo, hi, n, measured}], ratios of
+    medians with 95% bootstrap intervals and no verdict.  A name whose
+    kernel scenario has no counting run is left out."""
+    out = []
+    for j, name in enumerate(names):
+        base = runs.get(context_base(name), [])
+        if not [r for r in base if counts(r)]:
+            continue
+        for i, (text, path) in enumerate(CONTEXT_METRICS):
+            a, b = values(runs.get(name, []), path), values(base, path)
+            r = stats.bootstrap_ratio(a, b, seed + 2000 + 10 * j + i)
+            out.append({"scenario": name, "base": context_base(name), "metric": text,
+                        "estimate": r["ratio"], "lo": r["lo"], "hi": r["hi"],
+                        "n": f"{r['n_num']}/{r['n_den']}",
+                        "measured": _ratio_text(r, name, a, context_base(name), b)})
+    return out
+
+
 SWEEP_OPTION_BASE = "sweep-pcompact"
 
 

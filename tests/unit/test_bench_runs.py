@@ -103,6 +103,32 @@ def cost_run(mean, p99, cpu_per_block, moved_per_block, inuse=128):
     return r
 
 
+def test_context_against_each_scenarios_kernel():
+    def ctx_run(total_per_block, stream_s):
+        # 1000 blocks created; the compactor's CPU makes up the total.
+        r = run(1000, 600, 300)
+        r["khugehog"].update(blocks_created=1000, alloc_s=stream_s,
+                             compactor_cpu_ms=total_per_block * 1000 - stream_s * 1000)
+        return r
+    rs = {"kernel": [ctx_run(2.0 + d, 1.0) for d in (0, .1, .2, .1, 0)],
+          "kernel-p80": [ctx_run(4.0, 2.0 + d) for d in (0, .1, .2, .1, 0)],
+          "pcompact": [ctx_run(1.0 + d, 0.5) for d in (0, .1, .2, .1, 0)],
+          "pcompact-p80": [ctx_run(4.0, 1.0) for _ in range(5)],
+          "pcompact-wake": [ctx_run(3.0, 0.5) for _ in range(5)]}
+    c = {(x["scenario"], x["metric"]): x for x in runs.evaluate_context(
+        rs, ["pcompact", "pcompact-p80", "pcompact-wake"], seed=3)}
+    total = "compactor CPU + stream time per block created"
+    assert c[("pcompact", total)]["estimate"] == pytest.approx(1.1 / 2.1)
+    assert c[("pcompact", "stream time")]["estimate"] == pytest.approx(0.5)
+    # Proactiveness 80 against the kernel at 80, not at 20.
+    assert c[("pcompact-p80", "stream time")]["base"] == "kernel-p80"
+    assert c[("pcompact-p80", "stream time")]["estimate"] == pytest.approx(1.0 / 2.1)
+    assert c[("pcompact-wake", total)]["estimate"] == pytest.approx(3.0 / 2.1)
+    assert "verdict" not in c[("pcompact", total)]
+    # No kernel runs: nothing to compare with.
+    assert runs.evaluate_context({"pcompact": rs["pcompact"]}, ["pcompact"], seed=3) == []
+
+
 def test_issue_13_drain_targets():
     # pcompact: mean 0.6x (met at 0.7, missed at 0.5), p99 1.2x (missed),
     # CPU per block 0.5x (met), 1.2x the in-use minimum (missed) though
@@ -507,6 +533,8 @@ def test_cost_summary_and_time_to_low():
     assert k["inuse_min_pages_per_block"] == 128
     assert k["compactor_cpu_ms"] == 4.0
     assert k["compactor_cpu_ms_per_block_created"] == pytest.approx(4 / 3, abs=1e-3)
+    # Stream from 11.00 to 11.50 s: 500 ms of the allocating task's time.
+    assert k["compaction_and_stream_ms_per_block_created"] == pytest.approx(504 / 3, abs=1e-3)
     # Compacted from t 10.75 (0.25 s after switch-on at 10.5): scores 0 <= low 80.
     assert k["time_to_low_s"] == pytest.approx(0.25)
     rows = [{"t_s": 0.0, "node": 0, "score": 95}, {"t_s": 0.0, "node": 1, "score": 70},
