@@ -126,6 +126,7 @@ static void pcompactd_round(struct pcompact_node *pn, unsigned int score,
 	pcompact_set_state(pn, PCOMPACT_COMPACTING);
 	atomic64_inc(&pn->stats.rounds);
 	trace_pcompact_round_begin(pn->nid, score, wmarks->low, wmarks->high);
+	pn->paced_until = jiffies + msecs_to_jiffies(READ_ONCE(pcompact_interval_ms));
 	start = ktime_get_ns();
 	if (quota_ms)
 		round.deadline_ns = start + (u64)quota_ms * NSEC_PER_MSEC *
@@ -279,6 +280,19 @@ static void pcompactd_bind_self(struct pcompact_node *pn)
 	} while (any_cpu != READ_ONCE(pcompact_any_cpu));
 }
 
+/*
+ * Whether a stall's demand ends the sleep now.  It does at once, except
+ * that under a quota rounds stay an interval apart: quota_ms is compaction
+ * time per second, and with a stall during every round (a stream of huge
+ * page allocations) the demand would start each round as the last ended.
+ */
+static bool pcompactd_demand_due(struct pcompact_node *pn)
+{
+	if (!READ_ONCE(pn->demand))
+		return false;
+	return !READ_ONCE(pcompact_quota_ms) || time_after_eq(jiffies, pn->paced_until);
+}
+
 static int pcompactd(void *data)
 {
 	struct pcompact_node *pn = data;
@@ -296,7 +310,7 @@ static int pcompactd(void *data)
 		wait_event_freezable_timeout(pn->wait,
 					     kthread_should_stop() ||
 					     READ_ONCE(pn->kick) ||
-					     READ_ONCE(pn->demand), timeout);
+					     pcompactd_demand_due(pn), timeout);
 		WRITE_ONCE(pn->demand, false);
 		/* A changed parameter deserves a fresh look, deferred or not. */
 		if (xchg(&pn->kick, false))
@@ -345,6 +359,7 @@ static int pcompact_start_thread(struct pcompact_node *pn)
 	WRITE_ONCE(pn->demand, false);
 	/* jiffies start near wrap-around: 0 would read as the future. */
 	WRITE_ONCE(pn->stall_wake_next, jiffies);
+	pn->paced_until = jiffies;
 	/* sysfs reads it without the lock (READ_ONCE in node<N>/running). */
 	WRITE_ONCE(pn->task, task);
 	wake_up_process(task);

@@ -291,8 +291,10 @@ MODULE_PARM_DESC(max_defer_shift,
 
 /*
  * quota_ms - compaction time allowed per node, in milliseconds per second:
- * a round stops after quota_ms * interval_ms / 1000 ms.  0..1000, default 0
- * (no limit: a round runs until the score reaches the low threshold).
+ * a round stops after quota_ms * interval_ms / 1000 ms, and the next begins
+ * an interval after it began at the earliest, even on a stall wake.
+ * 0..1000, default 0 (no limit: a round runs until the score reaches the
+ * low threshold, and a stall wake may start the next at once).
  */
 unsigned int pcompact_quota_ms;
 PCOMPACT_RANGE_PARAM(quota_ms, pcompact_quota_ms, 0, 1000);

@@ -96,6 +96,9 @@ struct pcompact_stats {
  * @demand:		set by a direct compaction stall on any node (hooks.c):
  *			end the current sleep early, but keep any deferral.
  * @stall_wake_next:	jiffies before which a stall does not set @demand.
+ * @paced_until:	jiffies before which, under a quota, @demand does not
+ *			end the sleep: one interval after the last round began
+ *			(only the node's thread uses it).
  * @state:		enum pcompact_state, for sysfs.
  * @score:		the node score at the last sample, 0..100.
  * @kswapd_seen:	consecutive samples that saw kswapd reclaiming.
@@ -120,6 +123,7 @@ struct pcompact_node {
 	bool kick;
 	bool demand;
 	unsigned long stall_wake_next;
+	unsigned long paced_until;
 	int state;
 	unsigned int score;
 	unsigned int kswapd_seen;
