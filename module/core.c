@@ -9,8 +9,8 @@
  * threshold it compacts until the score is at or below the low one (the
  * flow of seed 000's proactive kcompactd), backing off while kswapd
  * reclaims on the node, and deferring after a round that neither lowered
- * the score nor emptied a block itself (unless the headroom stopped it), or
- * that found nothing more to empty.
+ * the score nor emptied a block itself (unless the headroom stopped it: a
+ * few times in a row), or that found nothing more to empty.
  */
 #define pr_fmt(fmt) "pcompact: " fmt
 
@@ -161,8 +161,10 @@ static void pcompactd_round(struct pcompact_node *pn, unsigned int score,
 		pcompact_set_state(pn, round.stop_reason);
 		return;
 	}
-	if (pcompact_round_fruitless(score, after, round.order_blocks_emptied,
-				     round.exhausted, round.out_of_room)) {
+	if (pcompact_round_defers(score, after, round.order_blocks_emptied, round.exhausted,
+				  round.out_of_room,
+				  round.kernel_called || round.blocks_freed || round.failed_blocks,
+				  &pn->room_spared)) {
 		/*
 		 * As upstream, no progress waits 2^max_defer_shift intervals; so
 		 * does a round that ran out of movable blocks before its target
@@ -353,6 +355,7 @@ static int pcompact_start_thread(struct pcompact_node *pn)
 	pcompact_bind_thread(pn->nid, task, READ_ONCE(pcompact_any_cpu));
 	pn->deferred_until = 0;
 	pn->kswapd_seen = 0;
+	pn->room_spared = 0;
 	WRITE_ONCE(pn->stopping, false);
 	/* Demand seen before a stop says nothing about the node now. */
 	memset(&pn->consumption, 0, sizeof(pn->consumption));

@@ -639,6 +639,8 @@ static void pcompact_engine_contig_zone(struct pcompact_round *round,
 
 		if (!pcompact_zone_blocks_to_target(zone, round))
 			return;
+		if (pcompact_must_stop(round, ktime_get_ns()))
+			return;
 		/* No room is not a deferral (core.c): do not read a window for it. */
 		if (!pcompact_headroom_blocks(zone)) {
 			round->out_of_room = true;
@@ -784,6 +786,7 @@ static bool pcompact_engine_node_sysfs(struct pcompact_round *round)
 	/* Only the kernel's: the watch's and pcompact_stop_thread()'s, not a user's kill. */
 	allow_kernel_signal(SIGKILL);
 	if (!kthread_should_stop() && !pcompact_fault_idle_node_sysfs()) {
+		round->kernel_called = true;
 		queue_delayed_work(PCOMPACT_UNBOUND_WQ, &watch.work, 1);
 		kernel_write(file, "1", 1, &pos);
 		cancel_delayed_work_sync(&watch.work);

@@ -279,8 +279,8 @@ MODULE_PARM_DESC(reserve_ms,
 
 /*
  * max_defer_shift - after a round that neither lowered the score nor
- * emptied a block itself (unless the headroom stopped it), or that found
- * nothing more to empty, wait
+ * emptied a block itself (unless the headroom stopped it, see
+ * pcompact_round_defers()), or that found nothing more to empty, wait
  * interval_ms << max_defer_shift before the next.  0..10, default 6
  * (upstream's COMPACT_MAX_DEFER_SHIFT: 32 s at the default interval).
  */

@@ -102,6 +102,8 @@ struct pcompact_stats {
  * @state:		enum pcompact_state, for sysfs.
  * @score:		the node score at the last sample, 0..100.
  * @kswapd_seen:	consecutive samples that saw kswapd reclaiming.
+ * @room_spared:	consecutive rounds that worked until the headroom stopped
+ *			them and were spared a deferral (core.c).
  * @consumption:	how fast the node's free blocks are consumed (only the
  *			node's thread writes it).
  * @free_blocks:	free blocks of the order that matters at the last sample.
@@ -127,6 +129,7 @@ struct pcompact_node {
 	int state;
 	unsigned int score;
 	unsigned int kswapd_seen;
+	unsigned int room_spared;
 	struct pcompact_demand consumption;
 	unsigned long free_blocks;
 	unsigned long reserve;
@@ -211,6 +214,7 @@ void pcompact_score_wmarks(struct pcompact_wmarks *wmarks);
  *			went on with the contig engine.
  * @out_of_room:	out: the round stopped, or did no work, because free
  *			memory was within the headroom above the high watermark.
+ * @kernel_called:	out: engine=node-sysfs called the kernel's compaction.
  * @max_used:		contig empties only blocks with at most this many pages
  *			in use, or any block for 0.
  */
@@ -233,6 +237,7 @@ struct pcompact_round {
 	bool exhausted;
 	bool fell_back;
 	bool out_of_room;
+	bool kernel_called;
 	unsigned int max_used;
 };
 

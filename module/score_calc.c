@@ -208,8 +208,6 @@ unsigned long pcompact_reserve_blocks(const struct pcompact_demand *demand,
  *			allocation on the node, so only its score can tell.
  * @exhausted:		the round read a zone in full and it still fell short
  *			of its target: nothing more there that it may empty.
- * @out_of_room:	the round stopped, or did no work, because the node's
- *			free memory was within pcompact's headroom.
  *
  * Upstream defers proactive compaction whenever the score did not fall.
  * While allocations take blocks as fast as a round frees them (a stream
@@ -218,21 +216,56 @@ unsigned long pcompact_reserve_blocks(const struct pcompact_demand *demand,
  * the node without compaction for the rest of the stream.  So a round
  * that emptied blocks is not fruitless, whatever the score did.  A round
  * with nothing left to empty is, even if it emptied some on its way.
- * Nor is a round the headroom stopped: it lacked free memory to compact
- * with, not blocks it could empty, and memory comes back as soon as the
- * allocations that took it end or reclaim frees some.  Like a back-off
- * from kswapd, the next sample looks again; a round that finds no room
- * costs one look at the free counts.
  *
- * Return: true if the node should defer its next round.
+ * Return: true if the round made no progress.
  */
 bool pcompact_round_fruitless(unsigned int score_before, unsigned int score_after,
-			      unsigned long blocks_emptied, bool exhausted,
-			      bool out_of_room)
+			      unsigned long blocks_emptied, bool exhausted)
 {
 	if (exhausted)
 		return true;
-	if (out_of_room)
-		return false;
 	return score_after >= score_before && !blocks_emptied;
+}
+
+/**
+ * pcompact_round_defers() - whether a finished round defers the node.
+ * @score_before:	as pcompact_round_fruitless().
+ * @score_after:	as pcompact_round_fruitless().
+ * @blocks_emptied:	as pcompact_round_fruitless().
+ * @exhausted:		as pcompact_round_fruitless().
+ * @out_of_room:	the round stopped, or did nothing, because the node's
+ *			free memory was within pcompact's headroom.
+ * @worked:		the round did work before that: called the kernel's
+ *			compaction or tried to empty a block.
+ * @room_spared:	the node's count of fruitless rounds in a row spared
+ *			for the headroom after they worked; updated.
+ *
+ * A fruitless round defers, unless the headroom stopped it: it lacked free
+ * memory to compact with, not blocks it could empty, and memory comes back
+ * as soon as the allocations that took it end or reclaim frees some, so the
+ * next sample looks again, as after a back-off from kswapd.  One that found
+ * no room before doing anything cost one look at the free counts and is
+ * spared every time; one that worked until the headroom stopped it, only
+ * PCOMPACT_ROOM_SPARES times in a row, so that a node held at its headroom
+ * does not run compaction into it every interval for nothing.  Nothing
+ * spares a round with nothing left to empty.
+ *
+ * Return: true if the node should defer its next round.
+ */
+bool pcompact_round_defers(unsigned int score_before, unsigned int score_after,
+			   unsigned long blocks_emptied, bool exhausted, bool out_of_room,
+			   bool worked, unsigned int *room_spared)
+{
+	if (!pcompact_round_fruitless(score_before, score_after, blocks_emptied, exhausted)) {
+		*room_spared = 0;
+		return false;
+	}
+	if (!exhausted && out_of_room && !worked)
+		return false;
+	if (!exhausted && out_of_room && *room_spared < PCOMPACT_ROOM_SPARES) {
+		(*room_spared)++;
+		return false;
+	}
+	*room_spared = 0;
+	return true;
 }

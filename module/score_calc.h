@@ -49,6 +49,15 @@ struct pcompact_demand {
  */
 #define PCOMPACT_DEMAND_MAX_BLOCKS 4194304ULL	/* 2^22 */
 
+/*
+ * Fruitless rounds in a row that may work until the headroom stops them and
+ * still be spared a deferral: enough for a stream of huge page allocations
+ * (the call's work goes to the stream, so the score need not fall) to be
+ * served for a few intervals, few enough that a node held at its headroom
+ * does not run compaction into it every interval for nothing.
+ */
+#define PCOMPACT_ROOM_SPARES 4
+
 void pcompact_demand_sample(struct pcompact_demand *demand, u64 now_ns,
 			    unsigned int order, unsigned long free_blocks,
 			    unsigned long freed);
@@ -63,8 +72,10 @@ unsigned long pcompact_blocks_to_target(const unsigned long *nr_free,
 					unsigned int nr_orders, unsigned int order,
 					unsigned int low);
 bool pcompact_round_fruitless(unsigned int score_before, unsigned int score_after,
-			      unsigned long blocks_emptied, bool exhausted,
-			      bool out_of_room);
+			      unsigned long blocks_emptied, bool exhausted);
+bool pcompact_round_defers(unsigned int score_before, unsigned int score_after,
+			   unsigned long blocks_emptied, bool exhausted, bool out_of_room,
+			   bool worked, unsigned int *room_spared);
 int pcompact_wmarks_resolve(unsigned int proactiveness, int wmark_low,
 			    int wmark_high, struct pcompact_wmarks *out);
 

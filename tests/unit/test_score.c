@@ -221,33 +221,58 @@ static void test_demand(void)
 
 static void test_round_fruitless(void)
 {
-	ksft_test_result(pcompact_round_fruitless(95, 95, 0, false, false),
+	ksft_test_result(pcompact_round_fruitless(95, 95, 0, false),
 			 "round: no fall in score and nothing freed defers");
-	ksft_test_result(pcompact_round_fruitless(95, 97, 0, false, false),
+	ksft_test_result(pcompact_round_fruitless(95, 97, 0, false),
 			 "round: a rising score with nothing freed defers");
-	ksft_test_result(!pcompact_round_fruitless(95, 80, 0, false, false),
+	ksft_test_result(!pcompact_round_fruitless(95, 80, 0, false),
 			 "round: a falling score does not defer");
 	/* A stream took every block the round freed: the score did not fall. */
-	ksft_test_result(!pcompact_round_fruitless(99, 99, 120, false, false),
+	ksft_test_result(!pcompact_round_fruitless(99, 99, 120, false),
 			 "round: blocks freed and consumed at once do not defer");
-	ksft_test_result(pcompact_round_fruitless(95, 90, 12, true, false),
+	ksft_test_result(pcompact_round_fruitless(95, 90, 12, true),
 			 "round: nothing left to empty defers even after some progress");
+}
+
+static void test_round_defers(void)
+{
+	unsigned int spared = 0, i;
+	bool deferred = false;
+
+	/* No room before any work: spared every time, the count untouched. */
+	for (i = 0; i < 20; i++)
+		deferred |= pcompact_round_defers(99, 99, 0, false, true, false, &spared);
+	ksft_test_result(!deferred && !spared,
+			 "defers: a round with no room to start is never deferred (spared %u)",
+			 spared);
 	/* A stream took the node down to its headroom mid-round. */
-	ksft_test_result(!pcompact_round_fruitless(99, 99, 0, false, true),
-			 "round: stopped by the headroom does not defer");
-	ksft_test_result(pcompact_round_fruitless(95, 95, 0, true, true),
-			 "round: nothing left to empty defers, room or not");
+	for (i = 0; i < PCOMPACT_ROOM_SPARES; i++)
+		deferred |= pcompact_round_defers(99, 99, 0, false, true, true, &spared);
+	ksft_test_result(!deferred && spared == PCOMPACT_ROOM_SPARES,
+			 "defers: %u rounds that worked into the headroom are spared",
+			 PCOMPACT_ROOM_SPARES);
+	ksft_test_result(pcompact_round_defers(99, 99, 0, false, true, true, &spared) &&
+			 !spared, "defers: the next one defers, and the count starts again");
+	pcompact_round_defers(99, 99, 0, false, true, true, &spared);
+	pcompact_round_defers(99, 90, 0, false, true, true, &spared);
+	ksft_test_result(!spared, "defers: progress starts the count again");
+	ksft_test_result(pcompact_round_defers(95, 95, 0, true, true, false, &spared),
+			 "defers: nothing left to empty defers, room or not");
+	ksft_test_result(pcompact_round_defers(95, 95, 0, false, false, true, &spared) &&
+			 !pcompact_round_defers(95, 80, 0, false, false, true, &spared),
+			 "defers: with room, as pcompact_round_fruitless()");
 }
 
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(48);
+	ksft_set_plan(52);
 	test_extfrag();
 	test_weighted();
 	test_blocks_to_target();
 	test_wmarks();
 	test_demand();
 	test_round_fruitless();
+	test_round_defers();
 	return ksft_finished();
 }

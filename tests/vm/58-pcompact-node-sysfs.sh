@@ -62,30 +62,37 @@ done
 # Target: thresholds TARGET_LOW / TARGET_LOW + 5, no quota.  The quota rounds did a few
 # hundred ms of work, which usually leaves the nodes far above, but not always:
 # with the contig fallback a node on 6.1 came out at or below TARGET_LOW + 5,
-# where no round starts.  Such a node has nothing left to show here.
+# where no round starts.  Such a node has nothing left to show here; one a
+# few points above (6.1 once: 71 after the quota rounds) still starts one.
 above_target=
 for nid in $ABOVE; do
-	if [ "$(node_stat $nid score)" -ge $((TARGET_LOW + 15)) ]; then
+	if [ "$(node_stat $nid score)" -ge $((TARGET_LOW + 8)) ]; then
 		above_target="$above_target $nid"
 	else
 		note "target: node $nid left out, score $(node_stat $nid score) after the quota rounds"
 	fi
 done
 [ -n "$above_target" ] ||
-	fail "no node above $((TARGET_LOW + 15)) after the quota rounds: $(for nid in $ABOVE; do node_summary $nid; done)"
+	fail "no node at $((TARGET_LOW + 8)) or above after the quota rounds: $(for nid in $ABOVE; do node_summary $nid; done)"
 ABOVE=$above_target
 echo 0 > $PC_PARAM/quota_ms
 set_wmarks $TARGET_LOW $((TARGET_LOW + 5))
 echo > $TRACE/trace
 echo 1 > $PC_PARAM/enabled
 # The end of this phase's compaction: the node idle (its last round reached
-# the target; the state changes after the round's trace event), or a round
-# that did not lower the score (deferred).  Disabling pcompact before then
-# would end a round early.
-deferrals_at() { for nid in $ABOVE; do printf '%s ' "$(node_stat $nid deferrals)"; done; }
-set -- $(deferrals_at)
+# the target; the state changes after the round's trace event), a round
+# that did not lower the score (deferred), or one the headroom stopped
+# (not deferred, as it lacked memory, not blocks).  Disabling pcompact
+# before then would end a round early.
+counts_at() {
+	for nid in $ABOVE; do
+		printf '%s:%s ' "$(node_stat $nid deferrals)" "$(node_stat $nid headroom_stops)"
+	done
+}
+set -- $(counts_at)
 for nid in $ABOVE; do
-	wait_for "[ \$(node_stat $nid state) = idle ] || [ \$(node_stat $nid deferrals) -gt $1 ]" 300 || {
+	wait_for "[ \$(node_stat $nid state) = idle ] || [ \$(node_stat $nid deferrals) -gt ${1%:*} ] ||
+		  [ \$(node_stat $nid headroom_stops) -gt ${1#*:} ]" 300 || {
 		engine_dump $nid
 		fail "node $nid: compaction did not end in 300 s: $(node_summary $nid)"
 	}
