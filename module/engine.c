@@ -641,7 +641,7 @@ static void pcompact_engine_contig_zone(struct pcompact_round *round,
 			return;
 		if (pcompact_must_stop(round, ktime_get_ns()))
 			return;
-		/* No room is not a deferral (core.c): do not read a window for it. */
+		/* No room is not a deferral (pcompact_round_defers()): read no window for it. */
 		if (!pcompact_headroom_blocks(zone)) {
 			round->out_of_room = true;
 			return;
