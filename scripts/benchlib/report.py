@@ -1072,6 +1072,19 @@ def head_start_markdown(outcomes):
             ] + L + [""]
 
 
+def _table_section(title, intro, columns, rows):
+    """README lines of a section holding one table, or none when rows is
+    empty: the title, the intro paragraph, and a row per dict of rows.
+    columns: [(heading, key, right-aligned)]."""
+    if not rows:
+        return []
+    L = [f"## {title}\n", intro + "\n",
+         "| " + " | ".join(h for h, _, _ in columns) + " |",
+         "|" + "|".join("---:" if right else ":---" for _, _, right in columns) + "|"]
+    L += ["| " + " | ".join(f"{r[k]}" for _, k, _ in columns) + " |" for r in rows]
+    return L + [""]
+
+
 def runs_markdown(ctx, targets, run_rows, aggregated, order, like=None,
                   run_rows_summaries=None):
     """The README sections of a repeated run: how the runs went (order,
@@ -1139,47 +1152,36 @@ def runs_markdown(ctx, targets, run_rows, aggregated, order, like=None,
             L.append(f"- {i}. {t['target']}: {t['why']}.")
         L.append("")
 
-    options = ctx.get("options") or []
-    if options:
-        L.append("## Options against plain pcompact\n")
-        L.append("Each scenario that is pcompact with one more parameter, against pcompact "
-                 "itself in the same run: ratio of the medians over the runs that count, "
-                 "95% bootstrap interval. **better** or **worse** only when the whole "
-                 "interval lies on one side of 1; otherwise **unsettled**.\n")
-        L.append("| Option scenario | Metric | Ratio [95% interval] | Runs | Verdict |")
-        L.append("|:---|:---|:---|---:|:---|")
-        for o in options:
-            L.append(f"| {o['option']} | {o['metric']} | {o['measured']} | {o['n']} | "
-                     f"{o['verdict']} |")
-        L.append("")
-    option_targets = ctx.get("option_targets") or []
-    if option_targets:
-        L.append("## Options against the targets\n")
-        L.append("The targets above that are about plain pcompact, each option scenario in "
-                 "its place: what pcompact would meet with the option as its default. Same "
-                 "intervals and verdicts as the targets.\n")
-        L.append("| Option scenario | Target | Estimate [95% interval] | Runs | Verdict |")
-        L.append("|:---|:---|:---|---:|:---|")
-        for t in option_targets:
-            L.append(f"| {t['option']} | {t['target']} | {t['measured']} | {t['n']} | "
-                     f"{t['verdict']} |")
-        L.append("")
-
-    context = ctx.get("context") or []
-    if context:
-        L.append("## Context against the kernel (not targets)\n")
-        L.append("Figures that explain a target, each pcompact scenario against the kernel "
-                 "at its proactiveness on the same runs: ratio of the medians, 95% bootstrap "
-                 "interval, no verdict. Compactor CPU per block created counts every block "
-                 "created, also those the stream's direct compaction made, but only the "
-                 "compactor's CPU; the stream's time is where direct compaction and reclaim "
-                 "ran, so the sum is the blocks' whole cost as far as the allocating task "
-                 "waited for it.\n")
-        L.append("| Scenario | Metric | Ratio [95% interval] | Runs |")
-        L.append("|:---|:---|:---|---:|")
-        for c in context:
-            L.append(f"| {c['scenario']} | {c['metric']} | {c['measured']} | {c['n']} |")
-        L.append("")
+    L += _table_section(
+        "Options against plain pcompact",
+        "Each scenario that is pcompact with one more parameter, against pcompact itself in the "
+        "same run: ratio of the medians over the runs that count, 95% bootstrap interval. "
+        "**better** or **worse** only when the whole interval lies on one side of 1; otherwise "
+        "**unsettled**.",
+        [("Option scenario", "option", False), ("Metric", "metric", False),
+         ("Ratio [95% interval]", "measured", False), ("Runs", "n", True),
+         ("Verdict", "verdict", False)],
+        ctx.get("options"))
+    L += _table_section(
+        "Options against the targets",
+        "The targets above that are about plain pcompact, each option scenario in its place: "
+        "what pcompact would meet with the option as its default. Same intervals and verdicts "
+        "as the targets.",
+        [("Option scenario", "option", False), ("Target", "target", False),
+         ("Estimate [95% interval]", "measured", False), ("Runs", "n", True),
+         ("Verdict", "verdict", False)],
+        ctx.get("option_targets"))
+    L += _table_section(
+        "Context against the kernel (not targets)",
+        "Figures that explain a target, each pcompact scenario against the kernel at its "
+        "proactiveness on the same runs: ratio of the medians, 95% bootstrap interval, no "
+        "verdict. Compactor CPU per block created counts every block created, also those the "
+        "stream's direct compaction made, but only the compactor's CPU; the stream's time is "
+        "where direct compaction and reclaim ran, so the sum is the blocks' whole cost as far "
+        "as the allocating task waited for it.",
+        [("Scenario", "scenario", False), ("Metric", "metric", False),
+         ("Ratio [95% interval]", "measured", False), ("Runs", "n", True)],
+        ctx.get("context"))
 
     if like:
         L.append(f"## Like with like: the first {like['common_n']} successes\n")
