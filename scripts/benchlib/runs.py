@@ -389,16 +389,17 @@ def evaluate_context(runs, names, seed):
     kernel scenario has no counting run is left out."""
     out = []
     for j, name in enumerate(names):
-        base = runs.get(context_base(name), [])
+        base_name = context_base(name)
+        base = runs.get(base_name, [])
         if not [r for r in base if counts(r)]:
             continue
         for i, (text, path) in enumerate(CONTEXT_METRICS):
             a, b = values(runs.get(name, []), path), values(base, path)
             r = stats.bootstrap_ratio(a, b, seed + 2000 + 10 * j + i)
-            out.append({"scenario": name, "base": context_base(name), "metric": text,
+            out.append({"scenario": name, "base": base_name, "metric": text,
                         "estimate": r["ratio"], "lo": r["lo"], "hi": r["hi"],
                         "n": f"{r['n_num']}/{r['n_den']}",
-                        "measured": _ratio_text(r, name, a, context_base(name), b)})
+                        "measured": _ratio_text(r, name, a, base_name, b)})
     return out
 
 
