@@ -102,8 +102,9 @@ struct pcompact_stats {
  * @state:		enum pcompact_state, for sysfs.
  * @score:		the node score at the last sample, 0..100.
  * @kswapd_seen:	consecutive samples that saw kswapd reclaiming.
- * @room_spared:	consecutive rounds that worked until the headroom stopped
- *			them and were spared a deferral (core.c).
+ * @room_spared:	consecutive fruitless rounds that worked until the headroom
+ *			stopped them and were spared a deferral
+ *			(pcompact_round_defers()).
  * @consumption:	how fast the node's free blocks are consumed (only the
  *			node's thread writes it).
  * @free_blocks:	free blocks of the order that matters at the last sample.
