@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of scripts/fetch-kernel's argument check: what is neither a
+series nor a whole kernel release is refused before apt sees it, since apt
+reads a package name that matches no package as a regular expression."""
+
+import os
+import subprocess
+import tempfile
+
+import pytest
+
+_SCRIPT = os.path.join(os.path.dirname(__file__), "..", "..", "scripts",
+                       "fetch-kernel")
+
+
+def fetch(spec, cache):
+    # A mirror nothing answers on: were the check to let a spec through,
+    # apt fails at once instead of downloading.
+    env = dict(os.environ, PCOMPACT_CACHE=cache,
+               PCOMPACT_MIRROR="http://127.0.0.1:9/debian",
+               PCOMPACT_SECURITY_MIRROR="http://127.0.0.1:9/debian-security")
+    return subprocess.run([_SCRIPT, spec], capture_output=True, text=True,
+                          env=env, timeout=60)
+
+
+@pytest.mark.parametrize("spec", ["6.1.0", "6.12.117+deb12", "6.1.0-56",
+                                  "7.3.4+deb13-cloud", "linux-image-6.1.0-56-amd64"])
+def test_partial_release_is_refused_and_fetches_nothing(spec):
+    with tempfile.TemporaryDirectory() as cache:
+        done = fetch(spec, cache)
+        assert done.returncode == 1
+        assert f"not a whole kernel release: '{spec}'" in done.stderr
+        assert done.stdout == ""
+        assert os.listdir(cache) == []
+
+
+@pytest.mark.parametrize("spec", ["6.1.0-56-amd64;rm", "", "6.1 6.12"])
+def test_release_with_other_characters_is_refused(spec):
+    with tempfile.TemporaryDirectory() as cache:
+        done = fetch(spec, cache)
+        assert done.returncode == 1
+        assert "not a kernel release" in done.stderr
+        assert os.listdir(cache) == []
