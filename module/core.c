@@ -23,6 +23,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
+#include <linux/sched.h>
 #include <linux/sched/isolation.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -295,6 +296,18 @@ static bool pcompactd_demand_due(struct pcompact_node *pn)
 	return !READ_ONCE(pcompact_quota_ms) || time_after_eq(jiffies, pn->paced_until);
 }
 
+/*
+ * The thread sets its own nice value, as it binds itself: the parameter's
+ * handler only wakes it, so no task is reniced after it has exited.
+ */
+static void pcompactd_renice_self(void)
+{
+	int nice = READ_ONCE(pcompact_nice);
+
+	if (task_nice(current) != nice)
+		set_user_nice(current, nice);
+}
+
 static int pcompactd(void *data)
 {
 	struct pcompact_node *pn = data;
@@ -305,6 +318,7 @@ static int pcompactd(void *data)
 	while (!kthread_should_stop()) {
 		long timeout;
 
+		pcompactd_renice_self();
 		pcompactd_sample(pn, &compacting);
 		timeout = msecs_to_jiffies(READ_ONCE(pcompact_interval_ms));
 		if (time_before(jiffies, pn->deferred_until))

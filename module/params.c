@@ -13,6 +13,7 @@
 #include <linux/kernel.h>
 #include <linux/moduleparam.h>
 #include <linux/nodemask.h>
+#include <linux/sched/prio.h>
 #include <linux/string.h>
 
 #include "compat.h"
@@ -121,6 +122,35 @@ static const struct kernel_param_ops pcompact_param_any_cpu_ops = {
 };
 module_param_cb(any_cpu, &pcompact_param_any_cpu_ops, &pcompact_any_cpu, 0644);
 MODULE_PARM_DESC(any_cpu, "Run each node's pcompactd on any CPU, not only its node's (bool, default: Y)");
+
+/*
+ * nice - the nice value of every pcompactd, -20..19.  Default 0, kcompactd's.
+ * At 19 a task sharing the thread's CPU (often the one allocating the huge
+ * pages) keeps nearly all of it, and with any_cpu the scheduler's load
+ * balancing moves the thread to an idle CPU instead; a thread on a CPU busy
+ * with other work then compacts little.  Each thread takes the value
+ * itself at its next wakeup (a running round ends first).
+ */
+int pcompact_nice;
+
+static int pcompact_param_set_nice(const char *val, const struct kernel_param *kp)
+{
+	int value, err;
+
+	err = pcompact_param_parse("nice", val, MIN_NICE, MAX_NICE, &value);
+	if (err)
+		return err;
+	WRITE_ONCE(pcompact_nice, value);
+	pcompact_wake_all();
+	return 0;
+}
+
+static const struct kernel_param_ops pcompact_param_nice_ops = {
+	.set = pcompact_param_set_nice,
+	.get = param_get_int,
+};
+module_param_cb(nice, &pcompact_param_nice_ops, &pcompact_nice, 0644);
+MODULE_PARM_DESC(nice, "Nice value of every pcompactd, -20..19 (default: 0, as kcompactd)");
 
 /*
  * proactiveness - how hard to compact, 0..100, as vm.compaction_proactiveness.

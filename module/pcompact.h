@@ -146,6 +146,7 @@ extern unsigned int pcompact_interval_ms;
 extern unsigned int pcompact_stall_wake_ms;
 extern unsigned int pcompact_reserve_ms;
 extern bool pcompact_any_cpu;
+extern int pcompact_nice;
 extern unsigned int pcompact_proactiveness;
 extern int pcompact_wmark_low;
 extern int pcompact_wmark_high;

@@ -123,6 +123,17 @@ ALL += [
              "as kcompactd",
              "any_cpu=0"),
 ]
+# Issue 13's idle CPUs, by priority instead of placement: a pcompactd at
+# nice 19 leaves the allocating CPU to the stream and the scheduler moves it
+# to the idle one.  With the stall wake, whose second thread otherwise
+# shares the allocating CPU (6.1: more allocations over 8 ms, README):
+# `scripts/bench --scenarios kernel,pcompact-wake,pcompact-wake-nice`.
+ALL += [
+    Scenario("pcompact-wake-nice", "module", 20, ("khugehog", "thp"),
+             "pcompact.ko proactiveness=20 stall_wake_ms=100 nice=19: a stall samples every "
+             "node at once, and the threads yield the allocating CPU",
+             "stall_wake_ms=100 nice=19", "stall_wakes"),
+]
 # Issue 13's engine choice: `scripts/bench --scenarios
 # kernel,pcompact,pcompact-nodesysfs`, pcompact's loop driving the kernel's
 # own compaction of the node (its two scanners) instead of emptying blocks

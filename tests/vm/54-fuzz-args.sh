@@ -15,7 +15,7 @@ TIMEOUT=400
 
 SEED=${PC_FUZZ_SEED:-1}
 KO=/pc/module/pcompact.ko
-PARAMS="enabled proactiveness wmark_low wmark_high order interval_ms stall_wake_ms reserve_ms any_cpu max_defer_shift quota_ms run_max_mb engine nodes takeover"
+PARAMS="enabled proactiveness wmark_low wmark_high order interval_ms stall_wake_ms reserve_ms any_cpu nice max_defer_shift quota_ms run_max_mb engine nodes takeover"
 possible=$(cat /sys/devices/system/node/possible)
 long=$(awk 'BEGIN { while (n++ < 300) printf "a" }')
 digits=$(awk 'BEGIN { while (n++ < 200) printf "9" }')
@@ -162,6 +162,7 @@ expect() {
 		else if (p == "interval_ms") r = range(v, 10, 60000)
 		else if (p == "stall_wake_ms") r = range(v, 0, 60000)
 		else if (p == "reserve_ms") r = range(v, 0, 60000)
+		else if (p == "nice") r = range(v, -20, 19)
 		else if (p == "max_defer_shift") r = range(v, 0, 10)
 		else if (p == "quota_ms") r = range(v, 0, 1000)
 		else if (p == "run_max_mb") r = range(v, 4, 1024)
@@ -182,6 +183,7 @@ defaults() {
 	echo 0 > $PC_PARAM/stall_wake_ms
 	echo 0 > $PC_PARAM/reserve_ms
 	echo 1 > $PC_PARAM/any_cpu
+	echo 0 > $PC_PARAM/nice
 	echo 6 > $PC_PARAM/max_defer_shift
 	echo 0 > $PC_PARAM/quota_ms
 	echo 256 > $PC_PARAM/run_max_mb
