@@ -41,3 +41,16 @@ def test_release_with_other_characters_is_refused(spec):
         assert done.returncode == 1
         assert "not a kernel release" in done.stderr
         assert os.listdir(cache) == []
+
+
+@pytest.mark.parametrize("release", ["6.1.0-56-amd64", "6.12.117+deb12-amd64",
+                                     "6.12.118+deb13-rt-amd64", "7.3.4+deb13-cloud-amd64"])
+def test_whole_release_passes_the_check(release):
+    # A release already complete in the cache is answered without apt.
+    with tempfile.TemporaryDirectory() as cache:
+        kdir = os.path.join(cache, "kernels", release)
+        os.makedirs(kdir)
+        open(os.path.join(kdir, ".complete"), "w").close()
+        done = fetch(release, cache)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.splitlines()[-1] == release
