@@ -13,7 +13,7 @@
 #   pages compaction frees reach them through the per-CPU lists (with the
 #   lists at their default size, 6.1: 15 points below; 6.12 and 7.3.4: 3).
 #   So the target phase runs with the lists at their smallest (lag 0-2) and
-#   starts with them drained: a contig fallback's alloc_contig_range()
+#   starts with them at most that full: a contig fallback's alloc_contig_range()
 #   drains every list, and with the default lists a round on CI ended at 24
 #   against a low threshold of 60, which releasing what the quota rounds
 #   had left there at once would explain.
@@ -80,11 +80,13 @@ done
 # The target sits 10 points under the lowest node left, at most 60, so that
 # every chosen node starts a round, and FLOOR 15 under the target, never
 # below 25 (a full compaction ends near 14).  The score counts what the quota
-# rounds freed only once the per-cpu lists give it back, so they are drained
-# first and kept small from here on.
+# rounds freed only once the per-cpu lists give it back, so the lists are
+# shrunk to their smallest and emptied down to it first.
+pcp_before=$(pcp_pages)
 echo 1000000 > $PCP_FRACTION || fail "cannot shrink the per-cpu lists"
-wait_for "[ \$(pcp_pages) -lt 4096 ]" 30 ||
-	fail "$(pcp_pages) pages still on the per-cpu lists after 30 s"
+wait_for "[ \$(pcp_pages) -le \$(pcp_high_sum) ]" 30 ||
+	fail "$(pcp_pages) pages still on the per-cpu lists after 30 s, above their high marks' $(pcp_high_sum)"
+note "per-cpu lists: $pcp_before pages, then $(pcp_pages) under high marks summing to $(pcp_high_sum)"
 above_target=
 lowest=100
 for nid in $ABOVE; do

@@ -42,9 +42,23 @@ rmmod pcompact || fail "rmmod"
 
 insmod /pc/module/pcompact.ko nice=10 || fail "insmod nice=10"
 expect_nice 10 "nice=10 at load"
-echo 0 > $PC_PARAM/nodes || fail "nodes=0"
-echo all > $PC_PARAM/nodes || fail "nodes=all"
-expect_nice 10 "after nodes= restarted the threads"
+# A thread nodes= stops and starts again is a new task, at the value too.
+first=$(nodes_with_memory | head -n 1)
+last=$(nodes_with_memory | tail -n 1)
+if [ "$first" != "$last" ]; then
+	old_pid=$(kthread_pid pcompactd$last)
+	echo "$first" > $PC_PARAM/nodes || fail "nodes=$first"
+	wait_for "[ -z \"\$(kthread_pid pcompactd$last)\" ]" 10 ||
+		fail "pcompactd$last still runs after nodes=$first"
+	echo all > $PC_PARAM/nodes || fail "nodes=all"
+	wait_for "[ -n \"\$(kthread_pid pcompactd$last)\" ]" 10 ||
+		fail "pcompactd$last not restarted by nodes=all"
+	[ "$(kthread_pid pcompactd$last)" != "$old_pid" ] ||
+		fail "pcompactd$last kept pid $old_pid across the restart"
+	expect_nice 10 "after nodes= restarted pcompactd$last"
+else
+	note "one node with memory: no restart to check"
+fi
 rmmod pcompact || fail "rmmod"
 note "threads follow nice: 0 by default, 19 and -5 at runtime, 10 from load"
 check_dmesg_clean

@@ -25,6 +25,16 @@ pcp_pages() {
 		END { print s + 0 }' /proc/zoneinfo
 }
 
+# pcp_high_sum [NID]: the per-cpu lists' high marks, summed as pcp_pages:
+# how many pages the lists may keep (the pageset's "high:", not the zone's
+# high watermark, which has no colon).
+pcp_high_sum() {
+	awk -v n="${1:+Node $1,}" '
+		/^Node/ { on = (n == "" || index($0, n) == 1) }
+		on && $1 == "high:" { s += $2 }
+		END { print s + 0 }' /proc/zoneinfo
+}
+
 # pcp_drain_below PAGES TIMEOUT_S: give the pages on the per-cpu free lists
 # back to the buddy lists, where compaction's free scanner can see them.
 # Pages freed a moment ago sit there, and compact_memory's free scanner then
