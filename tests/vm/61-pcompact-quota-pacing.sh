@@ -23,7 +23,11 @@ INTERVAL_MS=200
 # jiffies the pacing counts can differ by a tick (4 ms at HZ=250).
 MIN_GAP_US=$(( (INTERVAL_MS - 20) * 1000 ))
 
-trap '{ echo 0 > $BEGIN_EVENT/enable; } 2>/dev/null' EXIT
+# The gaps are read from the trace's timestamps as seconds.microseconds,
+# which a counter clock (x86-tsc, counter) would not give.
+old_clock=$(sed 's/.*\[\(.*\)\].*/\1/' $TRACE/trace_clock)
+trap '{ echo 0 > $BEGIN_EVENT/enable; echo "$old_clock" > $TRACE/trace_clock; } 2>/dev/null' EXIT
+echo local > $TRACE/trace_clock || fail "cannot set the trace clock to local"
 insmod /pc/module/pcompact.ko enabled=0 interval_ms=$INTERVAL_MS quota_ms=250 \
 	stall_wake_ms=1 max_defer_shift=0 wmark_low=2 wmark_high=5 || fail "insmod"
 start_frag
