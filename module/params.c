@@ -129,7 +129,9 @@ MODULE_PARM_DESC(any_cpu, "Run each node's pcompactd on any CPU, not only its no
  * pages) keeps nearly all of it, and with any_cpu the scheduler's load
  * balancing moves the thread to an idle CPU instead; a thread on a CPU busy
  * with other work then compacts little.  Each thread takes the value
- * itself at its next wakeup (a running round ends first).
+ * itself at its next wakeup (a running round ends first).  Measured at 19
+ * with stall_wake_ms=100 (results/wake-nice/): p99 0.578x plain pcompact's
+ * on 6.1 (better), means unsettled on 6.1 and 6.12, so 0 stays.
  */
 int pcompact_nice;
 
