@@ -124,37 +124,6 @@ module_param_cb(any_cpu, &pcompact_param_any_cpu_ops, &pcompact_any_cpu, 0644);
 MODULE_PARM_DESC(any_cpu, "Run each node's pcompactd on any CPU, not only its node's (bool, default: Y)");
 
 /*
- * nice - the nice value of every pcompactd, -20..19.  Default 0, kcompactd's.
- * At 19 a task sharing the thread's CPU (often the one allocating the huge
- * pages) keeps nearly all of it, and with any_cpu the scheduler's load
- * balancing moves the thread to an idle CPU instead; a thread on a CPU busy
- * with other work then compacts little.  Each thread takes the value
- * itself at its next wakeup (a running round ends first).  Measured at 19
- * with stall_wake_ms=100 (results/wake-nice/): p99 0.578x plain pcompact's
- * on 6.1 (better), means unsettled on 6.1 and 6.12, so 0 stays.
- */
-int pcompact_nice;
-
-static int pcompact_param_set_nice(const char *val, const struct kernel_param *kp)
-{
-	int value, err;
-
-	err = pcompact_param_parse("nice", val, MIN_NICE, MAX_NICE, &value);
-	if (err)
-		return err;
-	WRITE_ONCE(pcompact_nice, value);
-	pcompact_wake_all();
-	return 0;
-}
-
-static const struct kernel_param_ops pcompact_param_nice_ops = {
-	.set = pcompact_param_set_nice,
-	.get = param_get_int,
-};
-module_param_cb(nice, &pcompact_param_nice_ops, &pcompact_nice, 0644);
-MODULE_PARM_DESC(nice, "Nice value of every pcompactd, -20..19 (default: 0, as kcompactd)");
-
-/*
  * proactiveness - how hard to compact, 0..100, as vm.compaction_proactiveness.
  * Default 20.  Derived thresholds: low = 100 - proactiveness,
  * high = min(low + 10, 100).  0 never compacts (low = high = 100).
@@ -247,9 +216,10 @@ MODULE_PARM_DESC(wmark_high,
 
 /*
  * Integer parameters with a plain range: each gets its own setter so the
- * log names it.
+ * log names it.  @getter reads the variable back (param_get_uint or, for a
+ * signed one, param_get_int).
  */
-#define PCOMPACT_RANGE_PARAM(name, var, min, max)				\
+#define PCOMPACT_RANGE_PARAM_GET(name, var, min, max, getter)		\
 static int pcompact_param_set_##name(const char *val,			\
 				     const struct kernel_param *kp)	\
 {									\
@@ -258,15 +228,32 @@ static int pcompact_param_set_##name(const char *val,			\
 	err = pcompact_param_parse(#name, val, min, max, &value);	\
 	if (err)							\
 		return err;						\
-	WRITE_ONCE(*(unsigned int *)kp->arg, value);			\
+	WRITE_ONCE(*(typeof(var) *)kp->arg, value);			\
 	pcompact_wake_all();						\
 	return 0;							\
 }									\
 static const struct kernel_param_ops pcompact_param_##name##_ops = {	\
 	.set = pcompact_param_set_##name,				\
-	.get = param_get_uint,						\
+	.get = getter,							\
 };									\
 module_param_cb(name, &pcompact_param_##name##_ops, &(var), 0644)
+
+#define PCOMPACT_RANGE_PARAM(name, var, min, max)				\
+	PCOMPACT_RANGE_PARAM_GET(name, var, min, max, param_get_uint)
+
+/*
+ * nice - the nice value of every pcompactd, -20..19.  Default 0, kcompactd's.
+ * At 19 a task sharing the thread's CPU (often the one allocating the huge
+ * pages) keeps nearly all of it, and with any_cpu the scheduler's load
+ * balancing moves the thread to an idle CPU instead; a thread on a CPU busy
+ * with other work then compacts little.  Each thread takes the value
+ * itself at its next wakeup (a running round ends first).  Measured at 19
+ * with stall_wake_ms=100 (results/wake-nice/): p99 0.578x plain pcompact's
+ * on 6.1 (better), means unsettled on 6.1 and 6.12, so 0 stays.
+ */
+int pcompact_nice;
+PCOMPACT_RANGE_PARAM_GET(nice, pcompact_nice, MIN_NICE, MAX_NICE, param_get_int);
+MODULE_PARM_DESC(nice, "Nice value of every pcompactd, -20..19 (default: 0, as kcompactd)");
 
 /* order - the allocation order the score is about, 1..max buddy order.  Default 9 (2 MB). */
 unsigned int pcompact_order = 9;
