@@ -15,25 +15,23 @@ wait_for() {
 	return 0
 }
 
-# pcp_pages [NID]: pages on the per-cpu free lists of all CPUs, summed over
-# the zones of node NID, or of every node without it.  They are free but not
-# counted in the zones' free pages until they go back to the buddy lists.
-pcp_pages() {
-	awk -v n="${1:+Node $1,}" '
+# pcp_sum FIELD [NID]: one field of every CPU's per-cpu list ("count:",
+# "high:"), summed over the zones of node NID, or of every node without it.
+pcp_sum() {
+	awk -v f="$1" -v n="${2:+Node $2,}" '
 		/^Node/ { on = (n == "" || index($0, n) == 1) }
-		on && $1 == "count:" { s += $2 }
+		on && $1 == f { s += $2 }
 		END { print s + 0 }' /proc/zoneinfo
 }
 
-# pcp_high_sum [NID]: the per-cpu lists' high marks, summed as pcp_pages:
-# how many pages the lists may keep (the pageset's "high:", not the zone's
-# high watermark, which has no colon).
-pcp_high_sum() {
-	awk -v n="${1:+Node $1,}" '
-		/^Node/ { on = (n == "" || index($0, n) == 1) }
-		on && $1 == "high:" { s += $2 }
-		END { print s + 0 }' /proc/zoneinfo
-}
+# pcp_pages [NID]: pages on the per-cpu free lists.  They are free but not
+# counted in the zones' free pages until they go back to the buddy lists.
+pcp_pages() { pcp_sum count: "$1"; }
+
+# pcp_high_sum [NID]: the per-cpu lists' high marks: how many pages the
+# lists may keep (the pageset's "high:", not the zone's high watermark,
+# which has no colon).
+pcp_high_sum() { pcp_sum high: "$1"; }
 
 # pcp_drain_below PAGES TIMEOUT_S: give the pages on the per-cpu free lists
 # back to the buddy lists, where compaction's free scanner can see them.
