@@ -108,6 +108,14 @@ ALL += [
     Scenario("sweep-pcompact-reserve", "module", 20, SWEEP,
              "rate sweep, pcompact (20) reserve_ms=2000",
              "reserve_ms=2000", "reserve_rounds"),
+    # In results/sweep-fast/ the failed fast steps were those whose stream
+    # began with a small stock of free blocks, and pcompactd had not yet
+    # sampled the nodes when the stock ran out in 3 of the 5: does the
+    # stall wake close that?  `scripts/bench --scenarios
+    # sweep-kernel,sweep-pcompact-wake,sweep-pcompact-reserve`.
+    Scenario("sweep-pcompact-wake", "module", 20, SWEEP,
+             "rate sweep, pcompact (20) stall_wake_ms=100",
+             "stall_wake_ms=100", "stall_wakes"),
 ]
 # Issue 13's idle CPUs: `scripts/bench --scenarios kernel,pcompact,pcompact-nodecpu`
 # (the 2 nodes x 1 CPU shape, where each node's compactor shares the
