@@ -35,7 +35,7 @@ if [ "${1:-}" = --in-chroot ]; then
 		grep -q "pcompact/$version, $rel, .*: installed"
 	result $? "postinst: dkms built and installed pcompact/$version for $rel"
 
-	ko=$(ls "/lib/modules/$rel/updates/dkms/pcompact.ko"* 2>/dev/null | head -n1)
+	ko=$(ls "/lib/modules/$rel/updates/dkms/pcompact.ko"* 2>/dev/null | sed -n 1p)
 	modver=$(modinfo -F version "$ko" 2>/dev/null)
 	magic=$(modinfo -F vermagic "$ko" 2>/dev/null)
 	[ -n "$ko" ] && [ "$modver" = "$version" ] && [ "${magic%% *}" = "$rel" ]

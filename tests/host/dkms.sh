@@ -45,7 +45,7 @@ result $rc "dkms build -k $rel"
 "${dkms_cmd[@]}" install "pcompact/$version" -k "$rel" --no-depmod > "$out/dkms-install.log" 2>&1
 result $? "dkms install -k $rel"
 
-ko=$(ls "$tree/modules/$rel/updates/dkms/pcompact.ko"* 2>/dev/null | head -n1)
+ko=$(ls "$tree/modules/$rel/updates/dkms/pcompact.ko"* 2>/dev/null | sed -n 1p)
 [ -n "$ko" ]
 result $? "module installed under updates/dkms"
 
@@ -53,7 +53,7 @@ modver=$(modinfo -F version "$ko" 2>/dev/null)
 [ "$modver" = "$version" ]
 result $? "MODULE_VERSION ($modver) equals dkms.conf PACKAGE_VERSION ($version)"
 
-"${dkms_cmd[@]}" status -k "$rel" 2>/dev/null | grep -q "pcompact/$version, $rel, .*: installed"
+"${dkms_cmd[@]}" status -k "$rel" 2>/dev/null | grep "pcompact/$version, $rel, .*: installed" >/dev/null
 result $? "dkms status says installed"
 
 [ "$before" = "$(host_state)" ]

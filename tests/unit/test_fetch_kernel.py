@@ -54,3 +54,33 @@ def test_whole_release_passes_the_check(release):
         done = fetch(release, cache)
         assert done.returncode == 0, done.stderr
         assert done.stdout.splitlines()[-1] == release
+
+
+def test_a_long_apt_cache_answer_still_finds_the_package():
+    # apt-cache show lists every version (bookworm has five
+    # linux-source-6.12): an answer that outlasts the pipe must not read as
+    # "no such package" (a pipe into grep -q under pipefail did, at random).
+    with tempfile.TemporaryDirectory() as cache:
+        release = "6.1.0-56-amd64"
+        kdir = os.path.join(cache, "kernels", release)
+        os.makedirs(kdir)
+        open(os.path.join(kdir, ".complete"), "w").close()
+        with open(os.path.join(kdir, "apt-group"), "w") as f:
+            f.write("bookworm\n")
+        os.makedirs(os.path.join(cache, "apt", "bookworm"))
+        open(os.path.join(cache, "apt", "bookworm", ".updated"), "w").close()
+        bindir = os.path.join(cache, "bin")
+        os.makedirs(bindir)
+        with open(os.path.join(bindir, "apt-cache"), "w") as f:
+            f.write("#!/bin/sh\necho 'Package: linux-source-6.1'\n"
+                    "head -c 2000000 /dev/zero | tr '\\0' 'x' | fold -w 80\n")
+        with open(os.path.join(bindir, "apt-get"), "w") as f:
+            f.write("#!/bin/sh\necho 'fake apt-get refuses' >&2\nexit 1\n")
+        for tool in ("apt-cache", "apt-get"):
+            os.chmod(os.path.join(bindir, tool), 0o755)
+        env = dict(os.environ, PCOMPACT_CACHE=cache,
+                   PATH=bindir + os.pathsep + os.environ["PATH"])
+        done = subprocess.run([_SCRIPT, "--source", release], capture_output=True,
+                              text=True, env=env, timeout=60)
+        assert "no linux-source-6.1 in" not in done.stderr
+        assert "apt-get download linux-source-6.1 failed: fake apt-get refuses" in done.stderr
