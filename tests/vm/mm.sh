@@ -24,6 +24,15 @@ pcp_sum() {
 		END { print s + 0 }' /proc/zoneinfo
 }
 
+# node_unreclaimable NID: 1 when kswapd has given up on node NID (16 runs
+# without reclaiming anything) and is no longer woken for it, else 0.
+node_unreclaimable() {
+	awk -v n="Node $1," '
+		/^Node/ { on = (index($0, n) == 1) }
+		on && $1 == "node_unreclaimable:" { v = v || $2 }
+		END { print v + 0 }' /proc/zoneinfo
+}
+
 # pcp_pages [NID]: pages on the per-cpu free lists.  They are free but not
 # counted in the zones' free pages until they go back to the buddy lists.
 pcp_pages() { pcp_sum count: "$1"; }
