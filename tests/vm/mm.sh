@@ -15,9 +15,10 @@ wait_for() {
 	return 0
 }
 
-# pcp_sum FIELD [NID]: one field of every CPU's per-cpu list ("count:",
-# "high:"), summed over the zones of node NID, or of every node without it.
-pcp_sum() {
+# zoneinfo_sum FIELD [NID]: a /proc/zoneinfo field ("count:" and "high:" of
+# every CPU's per-cpu list, "node_unreclaimable:"), summed over the zones of
+# node NID, or of every node without it.
+zoneinfo_sum() {
 	awk -v f="$1" -v n="${2:+Node $2,}" '
 		/^Node/ { on = (n == "" || index($0, n) == 1) }
 		on && $1 == f { s += $2 }
@@ -27,20 +28,17 @@ pcp_sum() {
 # node_unreclaimable NID: 1 when kswapd has given up on node NID (16 runs
 # without reclaiming anything) and is no longer woken for it, else 0.
 node_unreclaimable() {
-	awk -v n="Node $1," '
-		/^Node/ { on = (index($0, n) == 1) }
-		on && $1 == "node_unreclaimable:" { v = v || $2 }
-		END { print v + 0 }' /proc/zoneinfo
+	[ "$(zoneinfo_sum node_unreclaimable: "$1")" -gt 0 ] && echo 1 || echo 0
 }
 
 # pcp_pages [NID]: pages on the per-cpu free lists.  They are free but not
 # counted in the zones' free pages until they go back to the buddy lists.
-pcp_pages() { pcp_sum count: "$1"; }
+pcp_pages() { zoneinfo_sum count: "$1"; }
 
 # pcp_high_sum [NID]: the per-cpu lists' high marks: how many pages the
 # lists may keep (the pageset's "high:", not the zone's high watermark,
 # which has no colon).
-pcp_high_sum() { pcp_sum high: "$1"; }
+pcp_high_sum() { zoneinfo_sum high: "$1"; }
 
 # pcp_drain_below PAGES TIMEOUT_S: give the pages on the per-cpu free lists
 # back to the buddy lists, where compaction's free scanner can see them.
