@@ -109,11 +109,11 @@ ALL += [
              "rate sweep, pcompact (20) reserve_ms=2000",
              "reserve_ms=2000", "reserve_rounds"),
     # In results/sweep-fast/ the failed fast steps were those whose stream
-    # began with a small stock of free blocks (215-352; 402-447 never
-    # failed), and in 3 of the 5 pcompactd ran no round before the stock
-    # ran out.  A stall wake samples at once, but a node at or under the
-    # high threshold starts a round only when short of its reserve: the
-    # wake alone, and with the reserve.  `scripts/bench --scenarios
+    # began with a small stock of free blocks (208-345; 395-440 never
+    # failed), every node at or under the high threshold, and pcompactd
+    # saw the stream only at its next sample.  A stall wake samples at once,
+    # but a node at or under the high threshold starts a round only when
+    # short of its reserve: the wake alone, and with the reserve.  `scripts/bench --scenarios
     # sweep-kernel,sweep-pcompact-wake,sweep-pcompact-wake-reserve`.
     Scenario("sweep-pcompact-wake", "module", 20, SWEEP,
              "rate sweep, pcompact (20) stall_wake_ms=100",
