@@ -55,7 +55,7 @@ done
 echo 0 > $PC_PARAM/enabled
 for nid in $ABOVE; do
 	note "node $nid after:  $(counts "$nid") blocks_freed=$(node_stat $nid blocks_freed) skipped_type=$(node_stat $nid skipped_type) skipped_unmovable=$(node_stat $nid skipped_unmovable)"
-	[ "$(node_stat $nid blocks_freed)" -gt 0 ] || fail "node $nid freed nothing"
+	[ "$(node_stat $nid blocks_freed)" -gt 0 ] || fail "node $nid freed nothing: $(node_summary $nid)"
 	for t in Unmovable Reclaimable HighAtomic; do
 		b=$(field "$t" "$(eval "echo \$before_$nid")")
 		f=$(field "$t" "$(eval "echo \$free_$nid")")

@@ -39,7 +39,7 @@ note "node $nid: score $score -> $(node_stat $nid score) (low $LOW high $high) b
 [ "$(node_stat $nid score)" -le "$high" ] ||
 	fail "node $nid left at score $(node_stat $nid score) above $high: zsmalloc pages not moved (skipped_unmovable $(node_stat $nid skipped_unmovable))"
 [ "$(node_stat $nid blocks_freed)" -gt 0 ] && [ "$(node_stat $nid pages_migrated)" -gt 0 ] ||
-	fail "node $nid: no block freed or page moved"
+	fail "node $nid: no block freed or page moved: $(node_summary $nid) pages_migrated $(node_stat $nid pages_migrated)"
 sum_after=$(dd if=/dev/zram0 bs=1M count=$ZRAM_MB iflag=direct 2>/dev/null | md5sum)
 [ "$sum_before" = "$sum_after" ] || fail "zram data changed by compaction"
 rmmod pcompact || fail "rmmod"

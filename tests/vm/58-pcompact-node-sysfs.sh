@@ -141,7 +141,7 @@ for nid in $ABOVE; do
 	last=${last##* }
 	[ "$last" -le $TARGET_LOW ] ||
 		fail "node $nid: compaction ended at $last, above the low threshold $TARGET_LOW ($(node_stat $nid state))"
-	[ "$(node_stat $nid blocks_freed)" -gt 0 ] || fail "node $nid: no net block freed"
+	[ "$(node_stat $nid blocks_freed)" -gt 0 ] || fail "node $nid: no net block freed: $(node_summary $nid)"
 done
 
 verify_frag
