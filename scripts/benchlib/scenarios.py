@@ -113,7 +113,8 @@ ALL += [
     # failed), every node at or under the high threshold, and pcompactd
     # saw the stream only at its next sample.  A stall wake samples at once,
     # but a node at or under the high threshold starts a round only when
-    # short of its reserve: the wake alone, and with the reserve.  `scripts/bench --scenarios
+    # short of its reserve: the wake alone, and with the reserve.
+    # `scripts/bench --scenarios
     # sweep-kernel,sweep-pcompact-wake,sweep-pcompact-wake-reserve`.
     Scenario("sweep-pcompact-wake", "module", 20, SWEEP,
              "rate sweep, pcompact (20) stall_wake_ms=100",
