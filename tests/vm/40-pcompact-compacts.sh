@@ -36,10 +36,8 @@ compact_fragmented() {
 	done
 	fragmented_nodes 70
 	note "thresholds $(node_stat 0 wmark_low)/$(node_stat 0 wmark_high), nodes above: $ABOVE"
-	for nid in $ABOVE; do
-		eval "rounds_at_start_$nid=$(node_stat $nid rounds)"
-		eval "freed_at_start_$nid=$(node_stat $nid blocks_freed)"
-	done
+	rounds_at_start=$(node_counters rounds)
+	freed_at_start=$(node_counters blocks_freed)
 
 	start=$(date +%s)
 	echo 1 > $PC_PARAM/enabled
@@ -53,8 +51,8 @@ compact_fragmented() {
 	COMPACTED=""
 	OTHERS=""
 	for nid in $ABOVE; do
-		eval "rounds=\$(( \$(node_stat $nid rounds) - rounds_at_start_$nid ))"
-		eval "freed=\$(( \$(node_stat $nid blocks_freed) - freed_at_start_$nid ))"
+		rounds=$(( $(node_stat $nid rounds) - $(node_counter_in $nid "$rounds_at_start") ))
+		freed=$(( $(node_stat $nid blocks_freed) - $(node_counter_in $nid "$freed_at_start") ))
 		note "node $nid: $rounds rounds, $freed blocks freed: $(node_summary $nid) pages_migrated $(node_stat $nid pages_migrated) compact_ms $(node_stat $nid compact_ms)"
 		if [ "$freed" -gt 0 ]; then
 			COMPACTED="$COMPACTED $nid"

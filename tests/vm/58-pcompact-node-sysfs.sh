@@ -114,19 +114,15 @@ echo 1 > $PC_PARAM/enabled
 # that did not lower the score (deferred), or one the headroom stopped
 # (not deferred, as it lacked memory, not blocks).  Disabling pcompact
 # before then would end a round early.
-counts_at() {
-	for nid in $ABOVE; do
-		printf '%s:%s ' "$(node_stat $nid deferrals)" "$(node_stat $nid headroom_stops)"
-	done
-}
-set -- $(counts_at)
+deferrals_at=$(node_counters deferrals)
+headroom_stops_at=$(node_counters headroom_stops)
 for nid in $ABOVE; do
-	wait_for "[ \$(node_stat $nid state) = idle ] || [ \$(node_stat $nid deferrals) -gt ${1%:*} ] ||
-		  [ \$(node_stat $nid headroom_stops) -gt ${1#*:} ]" 300 || {
+	wait_for "[ \$(node_stat $nid state) = idle ] ||
+		  [ \$(node_stat $nid deferrals) -gt $(node_counter_in $nid "$deferrals_at") ] ||
+		  [ \$(node_stat $nid headroom_stops) -gt $(node_counter_in $nid "$headroom_stops_at") ]" 300 || {
 		engine_dump $nid
 		fail "node $nid: compaction did not end in 300 s: $(node_summary $nid)"
 	}
-	shift
 done
 echo 0 > $PC_PARAM/enabled
 for nid in $ABOVE; do

@@ -55,14 +55,8 @@ for e in $BEGIN_EVENT $END_EVENT $STALL_EVENT; do
 done
 echo 1 > $PC_PARAM/enabled
 stall_wakes0=$(node_stat_sum stall_wakes)
-# spacers_now: per node "nid:n", its deferrals and back-offs for kswapd.
-spacers_now() {
-	for n in $(nodes_with_memory); do
-		printf '%s:%s ' $n $(( $(node_stat $n deferrals) + $(node_stat $n backoffs_kswapd) ))
-	done
-}
-spacers_of() { for _p in $2; do [ "${_p%:*}" = "$1" ] && echo "${_p#*:}"; done; }
-spacers0=$(spacers_now)
+# What spaces rounds apart besides the pacing: deferrals and kswapd back-offs.
+spacers0=$(node_counters deferrals backoffs_kswapd)
 echo "pacing: stream begins" > $TRACE/trace_marker
 # Past the free 2 MB blocks frag left allocations stall; past one failure:
 # a compaction deferral alone must not end the stream.
@@ -71,7 +65,7 @@ began=$(date +%s)
 insmod /pc/khugehog/khugehog.ko max=$max delay_us=1000 stop_after_failures=200 ||
 	fail "insmod khugehog"
 echo "pacing: stream ends" > $TRACE/trace_marker
-spacers1=$(spacers_now)
+spacers1=$(node_counters deferrals backoffs_kswapd)
 note "khugehog: $(grep -h -E '^(count|failures|stop_reason) ' /proc/khugehog/summary 2>/dev/null | tr '\n' ' ')" \
 	"in about $(( $(date +%s) - began )) s"
 
@@ -130,7 +124,7 @@ while read -r nid rounds gap told gap_told; do
 	[ -n "$nid" ] || continue
 	[ "$gap" -lt 0 ] || [ "$gap" -ge $MIN_GAP_US ] ||
 		fail "node $nid: two rounds began $gap us apart, under the $INTERVAL_MS ms interval, with a quota"
-	spaced=$(( $(spacers_of $nid "$spacers1") - $(spacers_of $nid "$spacers0") ))
+	spaced=$(( $(node_counter_in $nid "$spacers1") - $(node_counter_in $nid "$spacers0") ))
 	note "node $nid: $told gaps that tell, $spaced deferrals and back-offs in the stream"
 	[ "$told" -gt "$spaced" ] && tested=$((tested + 1))
 done <<EOF

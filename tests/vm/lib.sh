@@ -63,6 +63,27 @@ node_stat() { cat "$PC_SYS/node$1/$2"; }
 # node_stat_sum NAME: one pcompact node counter summed over every node.
 node_stat_sum() { cat "$PC_SYS"/node*/"$1" | awk '{ s += $1 } END { print s }'; }
 
+# node_counters NAME...: a snapshot of pcompact's counters, one "nid:value"
+# word per node with memory, value the sum of the NAMEs on that node.
+node_counters() {
+	for _nc_n in $(nodes_with_memory); do
+		_nc_v=0
+		for _nc_c in "$@"; do
+			_nc_v=$((_nc_v + $(node_stat $_nc_n $_nc_c)))
+		done
+		printf '%s:%s ' "$_nc_n" "$_nc_v"
+	done
+}
+
+# node_counter_in NID SNAPSHOT: NID's value in a node_counters snapshot
+# (nothing when the snapshot lacks the node, which breaks the caller's
+# arithmetic rather than passing as 0).
+node_counter_in() {
+	for _nci_p in $2; do
+		[ "${_nci_p%:*}" = "$1" ] && echo "${_nci_p#*:}"
+	done
+}
+
 # unusable_indexes ORDER: "NID ZONE INDEX" for every zone, INDEX the kernel's
 # unusable index (debugfs) at ORDER, times 100 and truncated, as an integer.
 unusable_indexes() {
