@@ -1,0 +1,50 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of scripts/check's refusal of --tests globs that match no guest
+test: run-suite would run nothing for them and the suite would still pass."""
+
+import importlib.machinery
+import importlib.util
+import os
+
+import pytest
+
+_PATH = os.path.join(os.path.dirname(__file__), "..", "..", "scripts", "check")
+_LOADER = importlib.machinery.SourceFileLoader("check", _PATH)
+_SPEC = importlib.util.spec_from_loader("check", _LOADER)
+check = importlib.util.module_from_spec(_SPEC)
+_LOADER.exec_module(check)
+
+NAMES = ["10-pcompact-load", "40-pcompact-compacts", "58-pcompact-node-sysfs"]
+
+
+def test_bare_numbers_match_no_test_name():
+    assert check.unmatched_globs("40 58", NAMES) == ["40", "58"]
+
+
+def test_globs_that_match_are_accepted():
+    assert check.unmatched_globs("40-* 5?-* 10-pcompact-load", NAMES) == []
+
+
+def test_only_the_unmatched_globs_are_named():
+    assert check.unmatched_globs("40-* 61-*", NAMES) == ["61-*"]
+
+
+def test_no_globs_is_no_restriction():
+    assert check.unmatched_globs("", NAMES) == []
+
+
+def test_the_repository_default_smoke_tests_all_match():
+    assert check.unmatched_globs(check.SMOKE_TESTS, check.guest_test_names()) == []
+
+
+def test_main_refuses_an_unmatched_glob_before_creating_anything(tmp_path, capsys,
+                                                                 monkeypatch):
+    def went_on(kernels):
+        raise AssertionError(f"check went on to fetch {kernels}")
+    monkeypatch.setattr(check, "prefetch", went_on)
+    out = tmp_path / "out"
+    with pytest.raises(SystemExit) as stop:
+        check.main(["--tests", "40 58-*", "--out", str(out)])
+    assert stop.value.code == 2
+    assert "--tests: 40 matches no test" in capsys.readouterr().err
+    assert not out.exists()
