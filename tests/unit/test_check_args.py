@@ -37,14 +37,32 @@ def test_the_repository_default_smoke_tests_all_match():
     assert check.unmatched_globs(check.SMOKE_TESTS, check.guest_test_names()) == []
 
 
-def test_main_refuses_an_unmatched_glob_before_creating_anything(tmp_path, capsys,
-                                                                 monkeypatch):
+@pytest.fixture
+def no_real_run(monkeypatch):
+    """A check that got past its arguments stops at its first fetch."""
     def went_on(kernels):
         raise AssertionError(f"check went on to fetch {kernels}")
     monkeypatch.setattr(check, "prefetch", went_on)
+
+
+def test_main_refuses_an_unmatched_glob_before_creating_anything(tmp_path, capsys,
+                                                                 no_real_run):
     out = tmp_path / "out"
     with pytest.raises(SystemExit) as stop:
         check.main(["--tests", "40 58-*", "--out", str(out)])
     assert stop.value.code == 2
     assert "--tests: 40 matches no test" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_globs_match_as_the_guest_shell_matches_them():
+    # busybox `case`: [^...] negates, POSIX classes and escapes work.
+    assert check.unmatched_globs("[^1]0-pcompact-load", NAMES) == ["[^1]0-pcompact-load"]
+    assert check.unmatched_globs("[[:digit:]]0-* 40\\-*", NAMES) == []
+
+
+def test_main_refuses_a_blank_smoke_subset(tmp_path, capsys, no_real_run):
+    with pytest.raises(SystemExit) as stop:
+        check.main(["--smoke-tests", " ", "--out", str(tmp_path / "out")])
+    assert stop.value.code == 2
+    assert "--smoke-tests: no glob given" in capsys.readouterr().err
