@@ -76,8 +76,8 @@ node_counters() {
 }
 
 # node_counter_in NID SNAPSHOT: NID's value in a node_counters snapshot
-# (nothing when the snapshot lacks the node, which breaks the caller's
-# arithmetic rather than passing as 0).
+# (nothing when the snapshot lacks the node: the caller's arithmetic then
+# fails and its [ -gt ] is false, rather than either taking it as 0).
 node_counter_in() {
 	for _nci_p in $2; do
 		[ "${_nci_p%:*}" = "$1" ] && echo "${_nci_p#*:}"
