@@ -118,16 +118,17 @@ bench:
 		$(if $(ALLOW_OTHER_VMS),--allow-other-vms) $(BENCH_SHAPE_ARGS) \
 		$(if $(SHAPE),--out results/shape-$(SHAPE))
 
-# Beyond make bench's hour (about 5 runs x 13 boots of 2-5 minutes, per
-# kernel): the rate sweep, the gfp=thp / gfp=light streams, sized repeated
-# bursts (with manual, whose p50 is their target's floor) and Debian's
-# init_on_alloc=1.  SHAPE=1x2 (make bench too): one
+# Beyond make bench's hour (about 5 runs x 14 boots of 2-6 minutes, per
+# kernel): the rate sweep (with sweep-manual, the floor of its "within 2x
+# the manual floor" clause), the gfp=thp / gfp=light streams, sized
+# repeated bursts (with manual, whose p50 is their target's floor) and
+# Debian's init_on_alloc=1.  SHAPE=1x2 (make bench too): one
 # node with 2 CPUs instead of 2 nodes with 1 CPU each.
 bench-extra:
 	@scripts/ensure-deps
 	@/usr/bin/python3 scripts/bench $(if $(KVER),--kernel $(KVER)) --runs $(or $(RUNS),5) \
-		--scenarios sweep-vanilla,sweep-kernel,sweep-pcompact,gfp-vanilla,gfp-kernel,gfp-pcompact,bursts-vanilla,bursts-kernel,bursts-pcompact,manual,vanilla-ioa1,kernel-ioa1,pcompact-ioa1 \
-		--extra-runs $(or $(RUNS),5) --budget-min 300 --out results/extra$(if $(SHAPE),-$(SHAPE)) \
+		--scenarios sweep-vanilla,sweep-kernel,sweep-pcompact,sweep-manual,gfp-vanilla,gfp-kernel,gfp-pcompact,bursts-vanilla,bursts-kernel,bursts-pcompact,manual,vanilla-ioa1,kernel-ioa1,pcompact-ioa1 \
+		--extra-runs $(or $(RUNS),5) --budget-min 330 --out results/extra$(if $(SHAPE),-$(SHAPE)) \
 		$(BENCH_SHAPE_ARGS) $(if $(SEED),--seed $(SEED)) $(if $(ALLOW_OTHER_VMS),--allow-other-vms)
 
 # Cost of scale: the kernel's and pcompact's scan cost at 2, 8 and 16 GiB

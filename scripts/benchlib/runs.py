@@ -216,6 +216,53 @@ SWEEP_TARGETS = [
                        ("share over 100 us", ("over_100us_pct",)))
 ]
 
+# The sweep's floor clause: at a rate where the kernel is already within
+# SWEEP_FLOOR_FACTOR x the manual floor (sweep-manual: memory compacted
+# before every step), pcompact meets the step by staying within that factor
+# of the floor too.  (text, pcompact side, kernel side, floor side); a step
+# meets its target when its 0.5x row or this row is met.
+SWEEP_FLOOR_FACTOR = 2.0
+SWEEP_FLOOR = "sweep-manual"
+SWEEP_FLOOR_TARGETS = [
+    (f"sweep {_sweep_label(d)}: pcompact {text} <= {SWEEP_FLOOR_FACTOR:g} x manual's, "
+     "where the kernel's is too (the floor clause)",
+     ("sweep-pcompact", (f"sweep{d}",) + path), ("sweep-kernel", (f"sweep{d}",) + path),
+     (SWEEP_FLOOR, (f"sweep{d}",) + path))
+    for d in scenarios.SWEEP_DELAYS_US
+    for text, path in (("mean", ("latency", "mean_us")),
+                       ("share over 100 us", ("over_100us_pct",)))
+]
+
+
+def floor_verdict(pcompact, kernel):
+    """The floor clause's verdict from pcompact's and the kernel's verdicts
+    against the floor: met only when both are within it, missed when either
+    is not (the clause does not apply, or pcompact is not at the floor)."""
+    if stats.MISSED in (pcompact, kernel):
+        return stats.MISSED
+    if pcompact == kernel == stats.MET:
+        return stats.MET
+    if stats.NOT_MEASURED in (pcompact, kernel):
+        return stats.NOT_MEASURED
+    return stats.UNSETTLED
+
+
+def _evaluate_floor(runs, lists):
+    """The floor clause for [(bootstrap seed, SWEEP_FLOOR_TARGETS item)]:
+    as _evaluate, the estimate and interval pcompact's over the floor."""
+    out = []
+    for target_seed, (text, num, kernel, floor) in lists:
+        pc, kc = _evaluate(runs, [
+            (target_seed, (text, num, floor, SWEEP_FLOOR_FACTOR, "le")),
+            (target_seed + 1, (text, kernel, floor, SWEEP_FLOOR_FACTOR, "le"))])
+        verdict = floor_verdict(pc["verdict"], kc["verdict"])
+        out.append(dict(pc, verdict=verdict,
+                        measured=f"{pc['measured']}; the kernel's: {kc['measured']} "
+                                 f"({kc['verdict']})",
+                        met={stats.MET: True, stats.MISSED: False}.get(verdict)))
+    return out
+
+
 def slowest_burst_p99(summary):
     """The highest p99 (us) over a run's bursts, a failed attempt counting as
     slower than any (inf); None for a run without bursts."""
@@ -269,7 +316,9 @@ def evaluate_targets(runs, seed):
     target gets seed + its index, the sweep's seed + 100 + theirs, so adding
     a target changes no other).  The drain's TARGETS are evaluated when one
     of their scenarios ran or no sweep did, SWEEP_TARGETS when the sweep's
-    did, BURST_TARGETS when bursts-pcompact did (seed + 200 + index).
+    did, BURST_TARGETS when bursts-pcompact did (seed + 200 + index), and
+    SWEEP_FLOOR_TARGETS when the sweep's and sweep-manual did (seed + 300 +
+    2 x index, and the next for the kernel's side).
     """
     ran = {n for n, rs in runs.items() if rs}
     lists = []
@@ -279,7 +328,11 @@ def evaluate_targets(runs, seed):
         lists += [(seed + 100 + i, t) for i, t in enumerate(SWEEP_TARGETS)]
     if ran & BURST_TARGET_SCENARIOS:
         lists += [(seed + 200 + i, t) for i, t in enumerate(BURST_TARGETS)]
-    return _evaluate(runs, lists)
+    out = _evaluate(runs, lists)
+    if ran & SWEEP_TARGET_SCENARIOS and SWEEP_FLOOR in ran:
+        out += _evaluate_floor(runs, [(seed + 300 + 2 * i, t)
+                                      for i, t in enumerate(SWEEP_FLOOR_TARGETS)])
+    return out
 
 
 def _evaluate(runs, lists):
@@ -418,7 +471,8 @@ def evaluate_option_targets(runs, option_names, seed):
     (sweep-pcompact-<x>) sweep-pcompact's in SWEEP_TARGETS.  As
     evaluate_targets, with the option's name in "option"; only targets whose
     other scenario ran (the option's runs give the kernel comparison too,
-    not only the one against plain pcompact)."""
+    not only the one against plain pcompact); a sweep option's floor clause
+    (SWEEP_FLOOR_TARGETS) too when sweep-kernel and sweep-manual ran."""
     ran = {n for n, rs in runs.items() if [r for r in rs if counts(r)]}
     out = []
     for j, name in enumerate(option_names):
@@ -434,6 +488,11 @@ def evaluate_option_targets(runs, option_names, seed):
                           (text.replace(OPTION_BASE, shown, 1), _in_place(num, base, name),
                            den and _in_place(den, base, name), threshold, want)))
         out += [dict(t, option=name) for t in _evaluate(runs, lists)]
+        if sweep and {"sweep-kernel", SWEEP_FLOOR} <= ran:
+            floor = [(seed + 2500 + 40 * j + 2 * i,
+                      (text.replace(OPTION_BASE, shown, 1), (name, num[1]), kernel, fl))
+                     for i, (text, num, kernel, fl) in enumerate(SWEEP_FLOOR_TARGETS)]
+            out += [dict(t, option=name) for t in _evaluate_floor(runs, floor)]
     return out
 
 

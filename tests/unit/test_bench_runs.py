@@ -280,6 +280,76 @@ def test_sweep_targets_only_with_the_sweep():
     assert "pcompact mean <= 0.5 x kernel mean" in both and rate["target"] in both
 
 
+# A floor all three reach at 2000 us and 5000 us; back to back only pcompact.
+SWEEP_FLOOR = {0: (512, 0, 5.0, 400.0, 1.0), 2000: (512, 0, 0.2, 25.0, 2.3),
+               5000: (512, 0, 0.0, 24.0, 5.0)}
+SWEEP_AT_FLOOR = {0: (512, 0, 30.0, 700.0, 1.0), 2000: (512, 0, 0.4, 40.0, 2.3),
+                  5000: (512, 0, 0.0, 30.0, 5.0)}
+
+
+def test_sweep_floor_clause_needs_both_within_2x_of_manual():
+    floor_text = "sweep delay {}: pcompact mean <= 2 x manual's, where the kernel's is too " \
+        "(the floor clause)"
+    rs = {"sweep-pcompact": [sweep_run(SWEEP_AT_FLOOR) for _ in range(5)],
+          "sweep-kernel": [sweep_run(SWEEP_AT_FLOOR) for _ in range(5)]}
+    t = {x["target"]: x for x in runs.evaluate_targets(rs, seed=3)}
+    # Without sweep-manual's runs there is no floor to compare with.
+    assert not [k for k in t if "floor clause" in k]
+    rs["sweep-manual"] = [sweep_run(SWEEP_FLOOR) for _ in range(5)]
+    t = {x["target"]: x for x in runs.evaluate_targets(rs, seed=3)}
+    # 500/s: pcompact no better than the kernel (1x, the 0.5x row missed),
+    # but both 1.6x the floor: the clause is met.
+    assert t["sweep delay 2000 us (500/s): pcompact mean <= 0.5 x kernel's"][
+        "verdict"] == stats.MISSED
+    at_floor = t[floor_text.format("2000 us (500/s)")]
+    assert at_floor["verdict"] == stats.MET and at_floor["met"] is True
+    assert at_floor["estimate"] == pytest.approx(1.6)
+    assert "the kernel's: 1.6 x" in at_floor["measured"]
+    # Back to back the kernel is 1.75x the floor, pcompact too: met; with
+    # the kernel 4x the floor the clause does not apply: missed, however
+    # close pcompact is.
+    assert t["sweep back to back: pcompact mean <= 2 x manual's, where the kernel's is too "
+             "(the floor clause)"]["verdict"] == stats.MET
+    rs["sweep-kernel"] = [sweep_run({**SWEEP_AT_FLOOR, 2000: (512, 0, 9.0, 100.0, 2.3)})
+                          for _ in range(5)]
+    t = {x["target"]: x for x in runs.evaluate_targets(rs, seed=3)}
+    assert t[floor_text.format("2000 us (500/s)")]["verdict"] == stats.MISSED
+    assert t["sweep delay 2000 us (500/s): pcompact mean <= 0.5 x kernel's"][
+        "verdict"] == stats.MET
+    # A floor share of 0: no ratio, not measured (not met).
+    share = t["sweep delay 5000 us (200/s): pcompact share over 100 us <= 2 x manual's, "
+              "where the kernel's is too (the floor clause)"]
+    assert share["verdict"] == stats.NOT_MEASURED and share["met"] is None
+    # Under 5 runs of the floor: unsettled, whatever the ratios.
+    rs["sweep-manual"] = rs["sweep-manual"][:3]
+    t = {x["target"]: x for x in runs.evaluate_targets(rs, seed=3)}
+    assert t[floor_text.format("5000 us (200/s)")]["verdict"] == stats.UNSETTLED
+
+
+def test_floor_verdict_combines_pcompact_and_kernel():
+    M, X, U, N = stats.MET, stats.MISSED, stats.UNSETTLED, stats.NOT_MEASURED
+    assert runs.floor_verdict(M, M) == M
+    assert runs.floor_verdict(M, X) == X and runs.floor_verdict(X, M) == X
+    assert runs.floor_verdict(X, N) == X and runs.floor_verdict(U, X) == X
+    assert runs.floor_verdict(M, U) == U and runs.floor_verdict(U, M) == U
+    assert runs.floor_verdict(M, N) == N and runs.floor_verdict(N, U) == N
+
+
+def test_sweep_option_gets_the_floor_clause_in_pcompacts_place():
+    rs = {"sweep-kernel": [sweep_run(SWEEP_AT_FLOOR) for _ in range(5)],
+          "sweep-manual": [sweep_run(SWEEP_FLOOR) for _ in range(5)],
+          "sweep-pcompact-reserve": [sweep_run(SWEEP_FLOOR) for _ in range(5)]}
+    t = {x["target"]: x for x in runs.evaluate_option_targets(
+        rs, ["sweep-pcompact-reserve"], 4)}
+    row = t["sweep delay 2000 us (500/s): pcompact-reserve mean <= 2 x manual's, "
+            "where the kernel's is too (the floor clause)"]
+    assert row["verdict"] == stats.MET and row["option"] == "sweep-pcompact-reserve"
+    assert row["estimate"] == 1.0
+    del rs["sweep-manual"]
+    t = runs.evaluate_option_targets(rs, ["sweep-pcompact-reserve"], 4)
+    assert not [x for x in t if "floor clause" in x["target"]]
+
+
 def test_one_run_per_scenario_is_unsettled_not_met():
     rs = {"kernel": [run(1000, 600, 300)], "pcompact": [run(1000, 10, 10)]}
     t = {x["target"]: x for x in runs.evaluate_targets(rs, seed=1)}
@@ -467,6 +537,25 @@ def sweep_guest(name):
     out = {k: v for k, v in out.items() if not k.startswith("khugehog/")}
     out["env.txt"] += "sweep_max 512\n"
     return "".join(tbr.framed(n, c) for n, c in out.items()) + "=== done ===\n"
+
+
+def test_sweep_manual_checks_the_compaction_of_every_step():
+    from benchlib import report
+    s = scenarios.BY_NAME["sweep-manual"]._replace(workloads=("sweep0", "sweep5000"))
+    files = frames.split_frames(sweep_guest("manual")).files
+    files["sweep0/compact_manual1.txt"] = compact_record(True)
+    files["sweep5000/compact_manual1.txt"] = compact_record(False)
+    text = "".join(tbr.framed(n, c) for n, c in files.items()) + "=== done ===\n"
+    summary, _ = report.build_scenario(s, frames.split_frames(text))
+    assert summary["sweep0"]["manual_compaction"]["writes"] == 1
+    assert summary["void"] and all(r.startswith("sweep5000: manual: ")
+                                   for r in summary["void"])
+    # A step without its record voids the run too.
+    del files["sweep0/compact_manual1.txt"]
+    files["sweep5000/compact_manual1.txt"] = compact_record(True)
+    text = "".join(tbr.framed(n, c) for n, c in files.items()) + "=== done ===\n"
+    summary, _ = report.build_scenario(s, frames.split_frames(text))
+    assert summary["void"] == ["sweep0: manual: no record of the compact_memory write"]
 
 
 def test_sweep_workloads_become_stream_rows_and_a_plot(tmp_path):
