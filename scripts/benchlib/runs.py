@@ -263,6 +263,37 @@ def _evaluate_floor(runs, lists):
     return out
 
 
+def sweep_step_verdicts(targets):
+    """Each sweep step and metric's target from its two rows in
+    evaluate_targets' targets: [{step, metric, ratio, floor,
+    verdict}], verdict met when either row is met, missed when the 0.5x row
+    is missed and the floor clause is missed or absent (no sweep-manual),
+    else the 0.5x row's verdict (a floor clause not measured, a floor share
+    of 0, rescues nothing) or unsettled."""
+    by_text = {t["target"]: t for t in targets}
+    out = []
+    for (ratio_text, *_), (floor_text, *_) in zip(
+            [t for t in SWEEP_TARGETS if isinstance(t[1][1], tuple)], SWEEP_FLOOR_TARGETS):
+        shown = by_text.get(ratio_text)
+        if shown is None:
+            continue
+        floor = by_text.get(floor_text)
+        verdicts = (shown["verdict"], floor["verdict"] if floor else None)
+        if stats.MET in verdicts:
+            verdict = stats.MET
+        elif verdicts[0] == stats.MISSED and verdicts[1] in (stats.MISSED, None):
+            verdict = stats.MISSED
+        elif verdicts[1] in (stats.NOT_MEASURED, None):
+            verdict = verdicts[0]
+        else:
+            verdict = stats.UNSETTLED
+        step, _, metric = ratio_text.partition(": pcompact ")
+        out.append({"step": step.removeprefix("sweep "), "metric": metric.split(" <=")[0],
+                    "ratio": verdicts[0], "floor": verdicts[1] or "no sweep-manual",
+                    "verdict": verdict})
+    return out
+
+
 def slowest_burst_p99(summary):
     """The highest p99 (us) over a run's bursts, a failed attempt counting as
     slower than any (inf); None for a run without bursts."""

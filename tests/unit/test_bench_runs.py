@@ -326,6 +326,34 @@ def test_sweep_floor_clause_needs_both_within_2x_of_manual():
     assert t[floor_text.format("5000 us (200/s)")]["verdict"] == stats.UNSETTLED
 
 
+def test_sweep_steps_meet_by_either_row():
+    rs = {"sweep-pcompact": [sweep_run(SWEEP_AT_FLOOR) for _ in range(5)],
+          "sweep-kernel": [sweep_run({**SWEEP_AT_FLOOR, 2000: (512, 0, 9.0, 100.0, 2.3)})
+                           for _ in range(5)]}
+    steps = {(r["step"], r["metric"]): r
+             for r in runs.sweep_step_verdicts(runs.evaluate_targets(rs, seed=5))}
+    # No floor: each step is its 0.5x row (back to back 1x: missed).
+    assert steps[("back to back", "mean")]["verdict"] == stats.MISSED
+    assert steps[("back to back", "mean")]["floor"] == "no sweep-manual"
+    assert steps[("delay 2000 us (500/s)", "mean")]["verdict"] == stats.MET
+    rs["sweep-manual"] = [sweep_run(SWEEP_FLOOR) for _ in range(5)]
+    steps = {(r["step"], r["metric"]): r
+             for r in runs.sweep_step_verdicts(runs.evaluate_targets(rs, seed=5))}
+    # The floor clause rescues back to back (both 1.75x the floor); at
+    # 500/s the 0.5x row is met though the kernel is 4x the floor.
+    back = steps[("back to back", "mean")]
+    assert back["ratio"] == stats.MISSED and back["floor"] == stats.MET
+    assert back["verdict"] == stats.MET
+    paced = steps[("delay 2000 us (500/s)", "mean")]
+    assert paced["floor"] == stats.MISSED and paced["verdict"] == stats.MET
+    # 200/s share: 0 over a floor of 0 is no ratio either way: not measured.
+    share = steps[("delay 5000 us (200/s)", "share over 100 us")]
+    assert share["floor"] == stats.NOT_MEASURED and share["verdict"] == stats.NOT_MEASURED
+    # A step no run made is listed, not measured.
+    assert ("delay 20000 us (50/s)", "mean") in steps
+    assert steps[("delay 20000 us (50/s)", "mean")]["verdict"] == stats.NOT_MEASURED
+
+
 def test_floor_verdict_combines_pcompact_and_kernel():
     M, X, U, N = stats.MET, stats.MISSED, stats.UNSETTLED, stats.NOT_MEASURED
     assert runs.floor_verdict(M, M) == M
