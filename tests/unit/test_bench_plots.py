@@ -3,7 +3,6 @@
 refuses empty, truncated or malformed input with one line naming the file
 and a non-zero exit, never a traceback."""
 
-import importlib.util
 import os
 import subprocess
 import xml.etree.ElementTree as ET
@@ -11,6 +10,8 @@ import xml.etree.ElementTree as ET
 import sys
 
 import pytest
+
+from scriptload import load_script
 
 SCRIPTS = os.path.join(os.path.dirname(__file__), "..", "..", "scripts")
 sys.path.insert(0, SCRIPTS)
@@ -37,10 +38,7 @@ PLOTS = {
 
 
 def load(name):
-    spec = importlib.util.spec_from_file_location(name, os.path.join(SCRIPTS, f"{name}.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(f"{name}.py")
 
 
 def write(tmp_path, name, text):

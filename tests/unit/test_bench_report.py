@@ -3,8 +3,6 @@
 a scenario's files and summary, failed runs, the targets and the README,
 and the command line of scripts/bench (no VM is booted here)."""
 
-import importlib.machinery
-import importlib.util
 import json
 import os
 import shutil
@@ -16,14 +14,11 @@ import pytest
 SCRIPTS = os.path.join(os.path.dirname(__file__), "..", "..", "scripts")
 sys.path.insert(0, SCRIPTS)
 from benchlib import csvio, frames, report, scenarios  # noqa: E402
+from scriptload import load_script  # noqa: E402
 
 
 def load_bench():
-    loader = importlib.machinery.SourceFileLoader("bench_cli", os.path.join(SCRIPTS, "bench"))
-    spec = importlib.util.spec_from_loader("bench_cli", loader)
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
+    return load_script("bench", "bench_cli")
 
 
 def framed(name, text):

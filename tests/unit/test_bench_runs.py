@@ -14,6 +14,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
 sys.path.insert(0, HERE)
 from benchlib import csvio, frames, runs, scenarios, stats  # noqa: E402
 import test_bench_report as tbr  # noqa: E402
+from scriptload import load_script  # noqa: E402
 
 
 def test_median_summary_takes_medians_and_keeps_agreeing_leaves():
@@ -588,7 +589,6 @@ def test_sweep_manual_checks_the_compaction_of_every_step():
 
 def test_sweep_workloads_become_stream_rows_and_a_plot(tmp_path):
     from benchlib import report
-    import importlib.util
     s = scenarios.BY_NAME["sweep-pcompact"]._replace(workloads=("sweep0", "sweep5000"))
     summary, files = report.build_scenario(s, frames.split_frames(sweep_guest(s.name)))
     assert summary["void"] == []
@@ -602,10 +602,7 @@ def test_sweep_workloads_become_stream_rows_and_a_plot(tmp_path):
     assert paced[5] == 2 and paced[6] == 10 and paced[8] == 7.5
     path = tmp_path / "streams.csv"
     csvio.write_table(str(path), runs.STREAM_COLUMNS, rows)
-    spec = importlib.util.spec_from_file_location(
-        "plot_sweep", os.path.join(HERE, "..", "..", "scripts", "plot_sweep.py"))
-    plot = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(plot)
+    plot = load_script("plot_sweep.py")
     from benchlib import plotdata
     points = plotdata.load_sweep(str(path))[s.name]
     assert [p["back_to_back"] for p in points] == [True, False]
@@ -774,13 +771,7 @@ def test_scale_summary_per_gib():
 
 
 def test_bench_compare(tmp_path, capsys):
-    from importlib.machinery import SourceFileLoader
-    import importlib.util
-    loader = SourceFileLoader("bench_compare", os.path.join(HERE, "..", "..", "scripts",
-                                                            "bench-compare"))
-    spec = importlib.util.spec_from_loader("bench_compare", loader)
-    mod = importlib.util.module_from_spec(spec)
-    loader.exec_module(mod)
+    mod = load_script("bench-compare")
 
     def write(d, verdicts):
         d.mkdir()

@@ -2,17 +2,11 @@
 """Unit tests of scripts/check's refusal of --tests globs that match no guest
 test: run-suite would run nothing for them and the suite would still pass."""
 
-import importlib.machinery
-import importlib.util
-import os
-
 import pytest
 
-_PATH = os.path.join(os.path.dirname(__file__), "..", "..", "scripts", "check")
-_LOADER = importlib.machinery.SourceFileLoader("check", _PATH)
-_SPEC = importlib.util.spec_from_loader("check", _LOADER)
-check = importlib.util.module_from_spec(_SPEC)
-_LOADER.exec_module(check)
+from scriptload import load_script
+
+check = load_script("check")
 
 NAMES = ["10-pcompact-load", "40-pcompact-compacts", "58-pcompact-node-sysfs"]
 

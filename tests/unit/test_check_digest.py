@@ -2,15 +2,11 @@
 """Unit tests of scripts/check's digest of a failed guest run: what a CI log,
 which shows only the runner's output, must say about why a VM suite failed."""
 
-import importlib.machinery
-import importlib.util
 import os
 
-_PATH = os.path.join(os.path.dirname(__file__), "..", "..", "scripts", "check")
-_LOADER = importlib.machinery.SourceFileLoader("check", _PATH)
-_SPEC = importlib.util.spec_from_loader("check", _LOADER)
-check = importlib.util.module_from_spec(_SPEC)
-_LOADER.exec_module(check)
+from scriptload import load_script
+
+check = load_script("check")
 
 CONSOLE = """\
 [    1.0] booting
