@@ -1156,9 +1156,12 @@ def runs_markdown(ctx, targets, run_rows, aggregated, order, like=None,
         "Rate sweep: each step's target",
         "At every offered rate pcompact's mean and share over 100 us at most 0.5x the "
         "kernel's, or within 2x the manual floor where the kernel is already there (issue "
-        "13): a step meets it when either row above is met, misses it when the 0.5x row is "
-        "missed and the floor clause is missed or was not run (sweep-manual); a floor clause "
-        "not measured (a floor share of 0) leaves the 0.5x row's verdict.",
+        "13). The floor clause (sweep-manual: memory compacted before every step) is met "
+        "when pcompact and the kernel are both settled within 2x the floor's median (where "
+        "that median is 0, at 0), missed when pcompact is settled over it, and does not "
+        "apply where the kernel is. A step meets its target when either row above is met, "
+        "misses it when neither can be, and otherwise takes the 0.5x row's verdict where "
+        "the floor tells nothing, else unsettled.",
         [("Step", "step", False), ("Metric", "metric", False), ("0.5x kernel", "ratio", False),
          ("Floor clause", "floor", False), ("Step's verdict", "verdict", False)],
         runs.sweep_step_verdicts(targets))
@@ -1258,17 +1261,20 @@ def runs_markdown(ctx, targets, run_rows, aggregated, order, like=None,
              "show one run per scenario, the one whose khugehog p50 is nearest the median "
              "(`plot_run` in `<scenario>/summary.json`). Raw files of every run, void ones "
              "too, are in `<scenario>/run-<r>[-void<a>]/`; `runs.csv` lists every boot.\n")
-    manual = [r for r in run_rows if r[1] == "manual"]
+    manual = [r for r in run_rows
+              if getattr(scenarios.BY_NAME.get(r[1]), "mechanism", "") == "manual"]
     if manual:
         L.append("## Manual compaction, run by run\n")
         L.append("Each write to /proc/sys/vm/compact_memory is waited for and timed; the guest "
                  f"writes again (at most 3 times) while < {validity.MANUAL_MIN_SHARE_PCT:g}% "
                  "of free memory is in free order-9 blocks.\n")
-        L.append("| Run | Attempt | Writes | First write (s) | All writes (s) | "
-                 "Free blocks before -> after | Free memory in blocks after (%) |")
-        L.append("|---:|---:|---:|---:|---:|:---|---:|")
+        L.append("| Scenario | Workload | Run | Attempt | Writes | First write (s) | "
+                 "All writes (s) | Free blocks before -> after | Free memory in blocks "
+                 "after (%) |")
+        L.append("|:---|:---|---:|---:|---:|---:|---:|:---|---:|")
         for r in ctx.get("manual_rows", []):
-            L.append(f"| {r['run']} | {r['attempt']} | {r['writes']} | "
+            L.append(f"| {r.get('scenario', 'manual')} | {r.get('workload', 'khugehog')} | "
+                     f"{r['run']} | {r['attempt']} | {r['writes']} | "
                      f"{_fmt(r['first_duration_s'])} | {_fmt(r['duration_s'])} | "
                      f"{r['free_blocks_before']} -> {r['free_blocks_after']} | "
                      f"{_fmt(r['free_in_blocks_pct_after'])} |")

@@ -203,17 +203,26 @@ def _sweep_label(delay_us):
     return "back to back" if not delay_us else f"delay {delay_us} us ({1e6 / delay_us:g}/s)"
 
 
+# The metrics of each sweep step's target: (text, path within the step).
+SWEEP_STEP_METRICS = (("mean", ("latency", "mean_us")),
+                      ("share over 100 us", ("over_100us_pct",)))
+
+
+def sweep_ratio_text(delay_us, metric):
+    """The text of a step's 0.5x-the-kernel row."""
+    return f"sweep {_sweep_label(delay_us)}: pcompact {metric} <= 0.5 x kernel's"
+
+
 SWEEP_TARGETS = [
     ("sweep: pcompact sustainable rate >= 2 x kernel's (highest offered rate with p95 "
      f"< {SWEEP_LIMIT_US:g} us, failures counted as slow)",
      ("sweep-pcompact", sustainable_rate), ("sweep-kernel", sustainable_rate), 2.0, "ge"),
 ] + [
-    (f"sweep {_sweep_label(d)}: pcompact {text} <= 0.5 x kernel's",
+    (sweep_ratio_text(d, text),
      ("sweep-pcompact", (f"sweep{d}",) + path), ("sweep-kernel", (f"sweep{d}",) + path),
      0.5, "le")
     for d in scenarios.SWEEP_DELAYS_US
-    for text, path in (("mean", ("latency", "mean_us")),
-                       ("share over 100 us", ("over_100us_pct",)))
+    for text, path in SWEEP_STEP_METRICS
 ]
 
 # The sweep's floor clause: at a rate where the kernel is already within
@@ -223,38 +232,67 @@ SWEEP_TARGETS = [
 # meets its target when its 0.5x row or this row is met.
 SWEEP_FLOOR_FACTOR = 2.0
 SWEEP_FLOOR = "sweep-manual"
+# The floor row's verdict where the kernel is settled over the factor:
+# the clause is not for that step, which its 0.5x row decides alone.
+FLOOR_NOT_APPLICABLE = "does not apply"
+
+
+def sweep_floor_text(delay_us, metric):
+    """The text of a step's floor-clause row."""
+    return (f"sweep {_sweep_label(delay_us)}: pcompact {metric} <= {SWEEP_FLOOR_FACTOR:g} x "
+            "manual's, where the kernel's is too (the floor clause)")
+
+
 SWEEP_FLOOR_TARGETS = [
-    (f"sweep {_sweep_label(d)}: pcompact {text} <= {SWEEP_FLOOR_FACTOR:g} x manual's, "
-     "where the kernel's is too (the floor clause)",
+    (sweep_floor_text(d, text),
      ("sweep-pcompact", (f"sweep{d}",) + path), ("sweep-kernel", (f"sweep{d}",) + path),
      (SWEEP_FLOOR, (f"sweep{d}",) + path))
     for d in scenarios.SWEEP_DELAYS_US
-    for text, path in (("mean", ("latency", "mean_us")),
-                       ("share over 100 us", ("over_100us_pct",)))
+    for text, path in SWEEP_STEP_METRICS
 ]
 
 
 def floor_verdict(pcompact, kernel):
     """The floor clause's verdict from pcompact's and the kernel's verdicts
-    against the floor: met only when both are within it, missed when either
-    is not (the clause does not apply, or pcompact is not at the floor)."""
-    if stats.MISSED in (pcompact, kernel):
+    against the floor: not measured without pcompact's; FLOOR_NOT_APPLICABLE
+    when the kernel is settled over it; met when both are settled within
+    it; missed when pcompact is settled over it."""
+    if pcompact == stats.NOT_MEASURED:
+        return stats.NOT_MEASURED
+    if kernel == stats.MISSED:
+        return FLOOR_NOT_APPLICABLE
+    if pcompact == stats.MISSED:
         return stats.MISSED
     if pcompact == kernel == stats.MET:
         return stats.MET
-    if stats.NOT_MEASURED in (pcompact, kernel):
+    if kernel == stats.NOT_MEASURED:
         return stats.NOT_MEASURED
     return stats.UNSETTLED
 
 
+def _against_floor(runs, seed, text, side, floor):
+    """side (scenario, path) against the floor's runs: its ratio to the
+    floor's median within SWEEP_FLOOR_FACTOR; where the floor's median is 0
+    (no step of it over 100 us), its own median at 0 (the factor times 0),
+    and then settled only with MIN_RUNS_TO_SETTLE runs of the floor too."""
+    floor_values = values(runs.get(floor[0], []), floor[1])
+    if stats.median(floor_values) != 0:
+        return _evaluate(runs, [(seed, (text, side, floor, SWEEP_FLOOR_FACTOR, "le"))])[0]
+    t = _evaluate(runs, [(seed, (text, side, None, 0.0, "le"))])[0]
+    t["measured"] += f" against a floor median of 0 over {len(floor_values)} runs"
+    if len(floor_values) < stats.MIN_RUNS_TO_SETTLE and t["verdict"] in (stats.MET,
+                                                                          stats.MISSED):
+        t["verdict"] = stats.UNSETTLED
+    return t
+
+
 def _evaluate_floor(runs, lists):
     """The floor clause for [(bootstrap seed, SWEEP_FLOOR_TARGETS item)]:
-    as _evaluate, the estimate and interval pcompact's over the floor."""
+    as _evaluate, the estimate and interval pcompact's against the floor."""
     out = []
     for target_seed, (text, num, kernel, floor) in lists:
-        pc, kc = _evaluate(runs, [
-            (target_seed, (text, num, floor, SWEEP_FLOOR_FACTOR, "le")),
-            (target_seed + 1, (text, kernel, floor, SWEEP_FLOOR_FACTOR, "le"))])
+        pc = _against_floor(runs, target_seed, text, num, floor)
+        kc = _against_floor(runs, target_seed + 1, text, kernel, floor)
         verdict = floor_verdict(pc["verdict"], kc["verdict"])
         out.append(dict(pc, verdict=verdict,
                         measured=f"{pc['measured']}; the kernel's: {kc['measured']} "
@@ -265,32 +303,34 @@ def _evaluate_floor(runs, lists):
 
 def sweep_step_verdicts(targets):
     """Each sweep step and metric's target from its two rows in
-    evaluate_targets' targets: [{step, metric, ratio, floor,
-    verdict}], verdict met when either row is met, missed when the 0.5x row
-    is missed and the floor clause is missed or absent (no sweep-manual),
-    else the 0.5x row's verdict (a floor clause not measured, a floor share
-    of 0, rescues nothing) or unsettled."""
+    evaluate_targets' targets: [{step, metric, ratio, floor, verdict}].
+    Met when either row is met; missed when neither can be (each row
+    missed, the floor's not applicable or absent, or the 0.5x row not
+    measured: a kernel at 0 leaves no ratio, and the floor row was measured
+    and missed); else the 0.5x row's verdict when the floor row tells
+    nothing (not measured, or no sweep-manual), or unsettled."""
     by_text = {t["target"]: t for t in targets}
     out = []
-    for (ratio_text, *_), (floor_text, *_) in zip(
-            [t for t in SWEEP_TARGETS if isinstance(t[1][1], tuple)], SWEEP_FLOOR_TARGETS):
-        shown = by_text.get(ratio_text)
-        if shown is None:
-            continue
-        floor = by_text.get(floor_text)
-        verdicts = (shown["verdict"], floor["verdict"] if floor else None)
-        if stats.MET in verdicts:
-            verdict = stats.MET
-        elif verdicts[0] == stats.MISSED and verdicts[1] in (stats.MISSED, None):
-            verdict = stats.MISSED
-        elif verdicts[1] in (stats.NOT_MEASURED, None):
-            verdict = verdicts[0]
-        else:
-            verdict = stats.UNSETTLED
-        step, _, metric = ratio_text.partition(": pcompact ")
-        out.append({"step": step.removeprefix("sweep "), "metric": metric.split(" <=")[0],
-                    "ratio": verdicts[0], "floor": verdicts[1] or "no sweep-manual",
-                    "verdict": verdict})
+    for d in scenarios.SWEEP_DELAYS_US:
+        for metric, _ in SWEEP_STEP_METRICS:
+            ratio_row = by_text.get(sweep_ratio_text(d, metric))
+            if ratio_row is None:
+                continue
+            floor_row = by_text.get(sweep_floor_text(d, metric))
+            ratio = ratio_row["verdict"]
+            floor = floor_row["verdict"] if floor_row else None
+            if stats.MET in (ratio, floor):
+                verdict = stats.MET
+            elif ratio == stats.MISSED and floor in (stats.MISSED, FLOOR_NOT_APPLICABLE, None):
+                verdict = stats.MISSED
+            elif ratio == stats.NOT_MEASURED and floor == stats.MISSED:
+                verdict = stats.MISSED
+            elif floor in (stats.NOT_MEASURED, FLOOR_NOT_APPLICABLE, None):
+                verdict = ratio
+            else:
+                verdict = stats.UNSETTLED
+            out.append({"step": _sweep_label(d), "metric": metric, "ratio": ratio,
+                        "floor": floor or "no sweep-manual", "verdict": verdict})
     return out
 
 

@@ -281,16 +281,22 @@ def test_sweep_targets_only_with_the_sweep():
     assert "pcompact mean <= 0.5 x kernel mean" in both and rate["target"] in both
 
 
-# A floor all three reach at 2000 us and 5000 us; back to back only pcompact.
+# A floor the kernel and pcompact are within 2x of at every step (1.75x
+# back to back, 1.6x at 500/s, 1.25x at 200/s, where no allocation of any
+# of them took over 100 us).
 SWEEP_FLOOR = {0: (512, 0, 5.0, 400.0, 1.0), 2000: (512, 0, 0.2, 25.0, 2.3),
                5000: (512, 0, 0.0, 24.0, 5.0)}
 SWEEP_AT_FLOOR = {0: (512, 0, 30.0, 700.0, 1.0), 2000: (512, 0, 0.4, 40.0, 2.3),
                   5000: (512, 0, 0.0, 30.0, 5.0)}
+# The kernel 4x the floor at 500/s.
+SWEEP_OVER_FLOOR = {**SWEEP_AT_FLOOR, 2000: (512, 0, 9.0, 100.0, 2.3)}
+
+
+def floor_row(delay_us, metric):
+    return runs.sweep_floor_text(delay_us, metric)
 
 
 def test_sweep_floor_clause_needs_both_within_2x_of_manual():
-    floor_text = "sweep delay {}: pcompact mean <= 2 x manual's, where the kernel's is too " \
-        "(the floor clause)"
     rs = {"sweep-pcompact": [sweep_run(SWEEP_AT_FLOOR) for _ in range(5)],
           "sweep-kernel": [sweep_run(SWEEP_AT_FLOOR) for _ in range(5)]}
     t = {x["target"]: x for x in runs.evaluate_targets(rs, seed=3)}
@@ -298,70 +304,109 @@ def test_sweep_floor_clause_needs_both_within_2x_of_manual():
     assert not [k for k in t if "floor clause" in k]
     rs["sweep-manual"] = [sweep_run(SWEEP_FLOOR) for _ in range(5)]
     t = {x["target"]: x for x in runs.evaluate_targets(rs, seed=3)}
+    assert floor_row(2000, "mean") == ("sweep delay 2000 us (500/s): pcompact mean <= 2 x "
+                                       "manual's, where the kernel's is too (the floor clause)")
     # 500/s: pcompact no better than the kernel (1x, the 0.5x row missed),
     # but both 1.6x the floor: the clause is met.
-    assert t["sweep delay 2000 us (500/s): pcompact mean <= 0.5 x kernel's"][
-        "verdict"] == stats.MISSED
-    at_floor = t[floor_text.format("2000 us (500/s)")]
+    assert t[runs.sweep_ratio_text(2000, "mean")]["verdict"] == stats.MISSED
+    at_floor = t[floor_row(2000, "mean")]
     assert at_floor["verdict"] == stats.MET and at_floor["met"] is True
     assert at_floor["estimate"] == pytest.approx(1.6)
     assert "the kernel's: 1.6 x" in at_floor["measured"]
-    # Back to back the kernel is 1.75x the floor, pcompact too: met; with
-    # the kernel 4x the floor the clause does not apply: missed, however
-    # close pcompact is.
-    assert t["sweep back to back: pcompact mean <= 2 x manual's, where the kernel's is too "
-             "(the floor clause)"]["verdict"] == stats.MET
-    rs["sweep-kernel"] = [sweep_run({**SWEEP_AT_FLOOR, 2000: (512, 0, 9.0, 100.0, 2.3)})
-                          for _ in range(5)]
+    assert t[floor_row(0, "mean")]["verdict"] == stats.MET
+    # A floor share of 0: the clause asks for 0 (2 x 0), met by both here.
+    zero = t[floor_row(5000, "share over 100 us")]
+    assert zero["verdict"] == stats.MET and "floor median of 0 over 5 runs" in zero["measured"]
+    # With the kernel 4x the floor the clause does not apply, however
+    # close pcompact is; the 0.5x row decides.
+    rs["sweep-kernel"] = [sweep_run(SWEEP_OVER_FLOOR) for _ in range(5)]
     t = {x["target"]: x for x in runs.evaluate_targets(rs, seed=3)}
-    assert t[floor_text.format("2000 us (500/s)")]["verdict"] == stats.MISSED
-    assert t["sweep delay 2000 us (500/s): pcompact mean <= 0.5 x kernel's"][
-        "verdict"] == stats.MET
-    # A floor share of 0: no ratio, not measured (not met).
-    share = t["sweep delay 5000 us (200/s): pcompact share over 100 us <= 2 x manual's, "
-              "where the kernel's is too (the floor clause)"]
-    assert share["verdict"] == stats.NOT_MEASURED and share["met"] is None
+    assert t[floor_row(2000, "mean")]["verdict"] == runs.FLOOR_NOT_APPLICABLE
+    assert t[floor_row(2000, "mean")]["met"] is None
+    assert t[runs.sweep_ratio_text(2000, "mean")]["verdict"] == stats.MET
+    # pcompact over 100 us where the floor never was: missed.
+    rs["sweep-pcompact"] = [sweep_run({**SWEEP_AT_FLOOR, 5000: (512, 0, 0.4, 30.0, 5.0)})
+                            for _ in range(5)]
+    t = {x["target"]: x for x in runs.evaluate_targets(rs, seed=3)}
+    assert t[floor_row(5000, "share over 100 us")]["verdict"] == stats.MISSED
     # Under 5 runs of the floor: unsettled, whatever the ratios.
     rs["sweep-manual"] = rs["sweep-manual"][:3]
     t = {x["target"]: x for x in runs.evaluate_targets(rs, seed=3)}
-    assert t[floor_text.format("5000 us (200/s)")]["verdict"] == stats.UNSETTLED
+    assert t[floor_row(5000, "mean")]["verdict"] == stats.UNSETTLED
+    assert t[floor_row(5000, "share over 100 us")]["verdict"] == stats.UNSETTLED
 
 
 def test_sweep_steps_meet_by_either_row():
     rs = {"sweep-pcompact": [sweep_run(SWEEP_AT_FLOOR) for _ in range(5)],
-          "sweep-kernel": [sweep_run({**SWEEP_AT_FLOOR, 2000: (512, 0, 9.0, 100.0, 2.3)})
-                           for _ in range(5)]}
-    steps = {(r["step"], r["metric"]): r
-             for r in runs.sweep_step_verdicts(runs.evaluate_targets(rs, seed=5))}
+          "sweep-kernel": [sweep_run(SWEEP_OVER_FLOOR) for _ in range(5)]}
+
+    def steps():
+        return {(r["step"], r["metric"]): r
+                for r in runs.sweep_step_verdicts(runs.evaluate_targets(rs, seed=5))}
     # No floor: each step is its 0.5x row (back to back 1x: missed).
-    assert steps[("back to back", "mean")]["verdict"] == stats.MISSED
-    assert steps[("back to back", "mean")]["floor"] == "no sweep-manual"
-    assert steps[("delay 2000 us (500/s)", "mean")]["verdict"] == stats.MET
+    s = steps()
+    assert s[("back to back", "mean")]["verdict"] == stats.MISSED
+    assert s[("back to back", "mean")]["floor"] == "no sweep-manual"
+    assert s[("delay 2000 us (500/s)", "mean")]["verdict"] == stats.MET
     rs["sweep-manual"] = [sweep_run(SWEEP_FLOOR) for _ in range(5)]
-    steps = {(r["step"], r["metric"]): r
-             for r in runs.sweep_step_verdicts(runs.evaluate_targets(rs, seed=5))}
+    s = steps()
     # The floor clause rescues back to back (both 1.75x the floor); at
-    # 500/s the 0.5x row is met though the kernel is 4x the floor.
-    back = steps[("back to back", "mean")]
+    # 500/s the 0.5x row is met though the clause does not apply.
+    back = s[("back to back", "mean")]
     assert back["ratio"] == stats.MISSED and back["floor"] == stats.MET
     assert back["verdict"] == stats.MET
-    paced = steps[("delay 2000 us (500/s)", "mean")]
-    assert paced["floor"] == stats.MISSED and paced["verdict"] == stats.MET
-    # 200/s share: 0 over a floor of 0 is no ratio either way: not measured.
-    share = steps[("delay 5000 us (200/s)", "share over 100 us")]
-    assert share["floor"] == stats.NOT_MEASURED and share["verdict"] == stats.NOT_MEASURED
+    paced = s[("delay 2000 us (500/s)", "mean")]
+    assert paced["floor"] == runs.FLOOR_NOT_APPLICABLE and paced["verdict"] == stats.MET
+    # 200/s share: the kernel's 0 leaves no ratio; all at 0: met by the floor.
+    share = s[("delay 5000 us (200/s)", "share over 100 us")]
+    assert share["ratio"] == stats.NOT_MEASURED and share["verdict"] == stats.MET
+    # pcompact over 100 us there: no ratio, the floor row missed: missed.
+    rs["sweep-pcompact"] = [sweep_run({**SWEEP_AT_FLOOR, 5000: (512, 0, 0.4, 30.0, 5.0)})
+                            for _ in range(5)]
+    assert steps()[("delay 5000 us (200/s)", "share over 100 us")]["verdict"] == \
+        stats.MISSED
     # A step no run made is listed, not measured.
-    assert ("delay 20000 us (50/s)", "mean") in steps
-    assert steps[("delay 20000 us (50/s)", "mean")]["verdict"] == stats.NOT_MEASURED
+    assert steps()[("delay 20000 us (50/s)", "mean")]["verdict"] == stats.NOT_MEASURED
+
+
+def test_report_gives_each_sweep_step_its_verdict():
+    from benchlib import report
+    rs = {"sweep-pcompact": [sweep_run(SWEEP_AT_FLOOR) for _ in range(5)],
+          "sweep-kernel": [sweep_run(SWEEP_OVER_FLOOR) for _ in range(5)],
+          "sweep-manual": [sweep_run(SWEEP_FLOOR) for _ in range(5)]}
+    text = report.runs_markdown({"runs": 5, "seed": 1, "retries": 1},
+                                runs.evaluate_targets(rs, seed=5), [], {}, [])
+    assert "## Rate sweep: each step's target" in text
+    assert "| back to back | mean | missed | met | met |" in text
+    assert f"| delay 2000 us (500/s) | mean | met | {runs.FLOOR_NOT_APPLICABLE} | met |" in text
+
+
+def test_manual_rows_of_the_drain_and_of_every_sweep_step():
+    bench = tbr.load_bench()
+    record = {"writes": 1, "free_blocks_after": 900}
+    attempts = [
+        {"scenario": "manual", "run": 1, "attempt": 1, "khugehog": {"manual_compaction": record},
+         "thp": {"manual_compaction": record}},
+        {"scenario": "sweep-manual", "run": 2, "attempt": 1,
+         "sweep0": {"manual_compaction": record}, "sweep100": {"manual_compaction": record},
+         "sweep200": {}},
+        {"scenario": "kernel", "run": 1, "attempt": 1, "khugehog": {"manual_compaction": record}},
+    ]
+    rows = bench.manual_rows(attempts)
+    assert [(r["scenario"], r["workload"], r["run"]) for r in rows] == [
+        ("manual", "khugehog", 1), ("sweep-manual", "sweep0", 2), ("sweep-manual", "sweep100", 2)]
 
 
 def test_floor_verdict_combines_pcompact_and_kernel():
     M, X, U, N = stats.MET, stats.MISSED, stats.UNSETTLED, stats.NOT_MEASURED
+    NA = runs.FLOOR_NOT_APPLICABLE
     assert runs.floor_verdict(M, M) == M
-    assert runs.floor_verdict(M, X) == X and runs.floor_verdict(X, M) == X
-    assert runs.floor_verdict(X, N) == X and runs.floor_verdict(U, X) == X
+    assert runs.floor_verdict(M, X) == NA and runs.floor_verdict(X, X) == NA
+    assert runs.floor_verdict(X, M) == X and runs.floor_verdict(X, U) == X
+    assert runs.floor_verdict(X, N) == X
+    assert runs.floor_verdict(N, X) == N and runs.floor_verdict(N, M) == N
     assert runs.floor_verdict(M, U) == U and runs.floor_verdict(U, M) == U
-    assert runs.floor_verdict(M, N) == N and runs.floor_verdict(N, U) == N
+    assert runs.floor_verdict(M, N) == N and runs.floor_verdict(U, N) == N
 
 
 def test_sweep_option_gets_the_floor_clause_in_pcompacts_place():
@@ -370,8 +415,7 @@ def test_sweep_option_gets_the_floor_clause_in_pcompacts_place():
           "sweep-pcompact-reserve": [sweep_run(SWEEP_FLOOR) for _ in range(5)]}
     t = {x["target"]: x for x in runs.evaluate_option_targets(
         rs, ["sweep-pcompact-reserve"], 4)}
-    row = t["sweep delay 2000 us (500/s): pcompact-reserve mean <= 2 x manual's, "
-            "where the kernel's is too (the floor clause)"]
+    row = t[floor_row(2000, "mean").replace("pcompact", "pcompact-reserve", 1)]
     assert row["verdict"] == stats.MET and row["option"] == "sweep-pcompact-reserve"
     assert row["estimate"] == 1.0
     del rs["sweep-manual"]
@@ -494,8 +538,10 @@ def test_run_all_retries_void_and_failed_runs_and_reports(fake_bench):
     for need in ("## Runs and validity", "seed 5", "## Targets", "unsettled", "latency_cdf.png",
                  "Per-node layout at switch-on", "first allocation served by node(s) 0",
                  "**1 other QEMU process(es) were running", "## Like with like",
-                 "## Manual compaction, run by run", "| **no** |", "timeout"):
+                 "## Manual compaction, run by run", "| **no** |", "timeout",
+                 "| manual | khugehog | 1 | 1 | 1 |"):
         assert need in text, need
+    assert "Rate sweep: each step's target" not in text
     rows = csvio.read_table(os.path.join(staging, "runs.csv"), runs.RUN_COLUMNS)
     assert len(rows) == 8 and sum(r["counts"] == "no" for r in rows) == 2
 
