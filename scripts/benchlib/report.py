@@ -464,7 +464,7 @@ def build_scenario(scenario, guest):
             wsum, wfiles = build_workload(scenario, files, w, present)
             summary[w] = wsum
             out_files.update(wfiles)
-        summary["void"] = void_reasons(scenario, summary)
+        judge(scenario, summary)
     except (parse.ParseError, KeyError, ValueError) as err:
         raise ScenarioError(f"cannot read the guest's files: {err}") from None
     return _round(summary), out_files
@@ -485,7 +485,7 @@ def void_reasons(scenario, summary):
         reasons += [tag + r for r in validity.head_start_check(
             nodes, limits[1] if limits else None, scenario.mechanism,
             ws.get("head_start_cpu_ms"), movable=movable)]
-        if scenario.mechanism == "manual":
+        if scenario.mechanism == "manual" and not w.startswith("sweep"):
             reasons += [tag + r for r in validity.manual_check(ws.get("manual_compaction"))]
         if scenario.acts and kind(w) == "khugehog" and not w.startswith("sweep") and \
                 not (ws.get("pcompact") or {}).get(scenario.acts):
@@ -500,6 +500,43 @@ def void_reasons(scenario, summary):
         reasons.append(f"{scenario.acts} stayed 0 at every rate: {scenario.module_args} never "
                        "acted, so the run measured pcompact without it")
     return reasons
+
+
+def step_void_reasons(scenario, summary):
+    """{sweep step: why it did not measure its floor} for a manual sweep:
+    each step compacts anew, so a compaction that fell short voids that
+    step, left out of every statistic, and not the run's other steps."""
+    if scenario.mechanism != "manual":
+        return {}
+    out = {}
+    for w in scenario.workloads:
+        if w.startswith("sweep"):
+            why = validity.manual_check((summary.get(w) or {}).get("manual_compaction"))
+            if why:
+                out[w] = why
+    return out
+
+
+def judge(scenario, summary):
+    """Set a built run's validity: summary["void"] (the run) and each void
+    sweep step's own "void" (step_void_reasons)."""
+    for w, why in step_void_reasons(scenario, summary).items():
+        summary[w]["void"] = why
+    summary["void"] = void_reasons(scenario, summary)
+
+
+def judge_steps_again(scenario, summary):
+    """A stored run judged before sweep steps could be void alone: move its
+    manual sweep steps' reasons from the run's void list (and checks) to
+    the steps.  Nothing else of the stored judgement changes, so a report
+    rewritten from old runs keeps the rules they were judged by."""
+    step = step_void_reasons(scenario, summary)
+    moved = {f"{w}: {r}" for w, why in step.items() for r in why}
+    for w, why in step.items():
+        summary[w]["void"] = why
+    for key in ("void", "checks"):
+        if isinstance(summary.get(key), list):
+            summary[key] = [r for r in summary[key] if r not in moved]
 
 
 def write_scenario(directory, summary, out_files):
@@ -1096,7 +1133,9 @@ def runs_markdown(ctx, targets, run_rows, aggregated, order, like=None,
              f"order (every round runs each scenario once, shuffled; seed {ctx['seed']}); "
              f"a run that fails or is void is retried at most {ctx['retries']} time(s)")
     L.append("- A run is void, and left out of the statistics, when: manual compaction left "
-             f"< {validity.MANUAL_MIN_SHARE_PCT:g}% of free memory in free order-9 blocks; "
+             f"< {validity.MANUAL_MIN_SHARE_PCT:g}% of free memory in free order-9 blocks (in "
+             "a manual rate sweep, which compacts before every step, that step alone is left "
+             "out); "
              + validity.HEAD_START_RULE_TEXT[ctx.get("head_start_rule", 1)] + "; a node "
              f"was below score {validity.LAYOUT_MIN_SCORE} before switch-on (not fragmented: "
              "every node is fragmented explicitly, `frag --node N`, so all scenarios share "

@@ -52,10 +52,19 @@ def lookup(summary, path):
     return summary if _number(summary) else None
 
 
+def void_step(summary, name):
+    """Whether a run's workload name is a step judged void on its own (a
+    manual sweep's step whose compaction fell short)."""
+    step = summary.get(name)
+    return isinstance(step, dict) and bool(step.get("void"))
+
+
 def metric(summary, path):
     """A run's metric: the number at path, or what path (a function of the
-    summary) makes of it."""
-    return path(summary) if callable(path) else lookup(summary, path)
+    summary) makes of it; None within a void step."""
+    if callable(path):
+        return path(summary)
+    return None if path and void_step(summary, path[0]) else lookup(summary, path)
 
 
 def values(runs, path):
@@ -190,7 +199,7 @@ def sustainable_rate(summary):
     step was sustained; 0 when none was, None for a run without sweep steps."""
     best = None
     for name, step in summary.items():
-        if not (name.startswith("sweep") and isinstance(step, dict)):
+        if not (name.startswith("sweep") and isinstance(step, dict)) or step.get("void"):
             continue
         best = best or 0.0
         rate = sweep_offered_rate(step)
@@ -589,6 +598,12 @@ def over_100us_pct(latencies):
     return 100.0 * sum(v > 100_000 for v in latencies) / len(latencies)
 
 
+def _void_steps_text(summary):
+    steps = [f"{w}: {why}" for w, step in summary.items()
+             if isinstance(step, dict) and step.get("void") for why in step["void"]]
+    return "step(s) left out: " + "; ".join(steps) if steps else ""
+
+
 def run_table(runs_in_order):
     """Rows for runs.csv: one per boot, in the order they ran."""
     rows = []
@@ -597,7 +612,7 @@ def run_table(runs_in_order):
                      r.get("status"), "yes" if counts(r) else "no",
                      "; ".join(r.get("void") or []) or
                      ("(not enforced) " + "; ".join(r["checks"]) if r.get("checks") else "") or
-                     r.get("reason", ""),
+                     _void_steps_text(r) or r.get("reason", ""),
                      r.get("wall_s"), r.get("host_load"), r.get("other_vms"), r.get("dir")])
     return rows
 
@@ -613,7 +628,8 @@ STREAM_COLUMNS = ["scenario", "workload", "gfp", "delay_us", "offered_per_s", "r
 
 def stream_rows(standing):
     """The khugehog-kind workloads beyond the drain (rate sweep steps,
-    gfp=thp / gfp=light streams), median over the runs that count:
+    gfp=thp / gfp=light streams), median over the runs that count and
+    whose step is not void (runs: how many):
     rows for streams.csv (STREAM_COLUMNS).  offered_per_s is 1e6 / delay_us,
     or for back-to-back steps the rate achieved (count / stream seconds)."""
     rows = []
@@ -625,12 +641,15 @@ def stream_rows(standing):
                      (w.startswith("sweep") or w.startswith("khugehog-"))]
         for w in sorted(workloads, key=lambda w: (not w.startswith("sweep"),
                                                   len(w), w)):
-            m = median_summary([r[w] for r in valid if w in r])
+            steps = [r[w] for r in valid if w in r and not void_step(r, w)]
+            if not steps:
+                continue
+            m = median_summary(steps)
             lat = m.get("latency") or {}
             delay = m.get("delay_us") or 0
             alloc_s = m.get("alloc_s")
             offered = sweep_offered_rate(m)
-            rows.append([name, w, m.get("gfp"), delay, offered, len(valid), m.get("count"),
+            rows.append([name, w, m.get("gfp"), delay, offered, len(steps), m.get("count"),
                          m.get("failures"), lat.get("p50_us"), lat.get("p95_us"),
                          lat.get("mean_us"), m.get("over_100us_pct"), alloc_s])
     return rows

@@ -614,23 +614,58 @@ def sweep_guest(name):
     return "".join(tbr.framed(n, c) for n, c in out.items()) + "=== done ===\n"
 
 
-def test_sweep_manual_checks_the_compaction_of_every_step():
+def sweep_manual_summary(records):
+    """A sweep-manual run built from the guest with steps 0 and 5000 us and
+    their compact_memory records ({step: done}; a step left out has none)."""
     from benchlib import report
     s = scenarios.BY_NAME["sweep-manual"]._replace(workloads=("sweep0", "sweep5000"))
     files = frames.split_frames(sweep_guest("manual")).files
-    files["sweep0/compact_manual1.txt"] = compact_record(True)
-    files["sweep5000/compact_manual1.txt"] = compact_record(False)
+    for w, done in records.items():
+        files[f"{w}/compact_manual1.txt"] = compact_record(done)
     text = "".join(tbr.framed(n, c) for n, c in files.items()) + "=== done ===\n"
-    summary, _ = report.build_scenario(s, frames.split_frames(text))
+    return s, report.build_scenario(s, frames.split_frames(text))[0]
+
+
+def test_sweep_manual_voids_the_step_whose_compaction_fell_short():
+    _, summary = sweep_manual_summary({"sweep0": True, "sweep5000": False})
     assert summary["sweep0"]["manual_compaction"]["writes"] == 1
-    assert summary["void"] and all(r.startswith("sweep5000: manual: ")
-                                   for r in summary["void"])
-    # A step without its record voids the run too.
-    del files["sweep0/compact_manual1.txt"]
-    files["sweep5000/compact_manual1.txt"] = compact_record(True)
-    text = "".join(tbr.framed(n, c) for n, c in files.items()) + "=== done ===\n"
-    summary, _ = report.build_scenario(s, frames.split_frames(text))
-    assert summary["void"] == ["sweep0: manual: no record of the compact_memory write"]
+    # The step, not the run: sweep0 still counts.
+    assert summary["void"] == [] and runs.counts(summary)
+    assert summary["sweep5000"]["void"][0].startswith("manual: ")
+    assert "void" not in summary["sweep0"]
+    path = ("sweep5000", "latency", "mean_us")
+    assert runs.lookup(summary, path) is not None and runs.metric(summary, path) is None
+    assert runs.metric(summary, ("sweep0", "latency", "mean_us")) is not None
+    assert runs.values([summary, summary], path) == []
+    rows = runs.stream_rows({"sweep-manual": [summary, summary]})
+    assert [(r[1], r[5]) for r in rows] == [("sweep0", 2)]
+    [row] = runs.run_table([summary])
+    assert row[5] == "yes" and row[6].startswith("step(s) left out: sweep5000: manual: ")
+    # A step without its record is void too.
+    _, summary = sweep_manual_summary({"sweep5000": True})
+    assert summary["void"] == [] and summary["sweep0"]["void"] == [
+        "manual: no record of the compact_memory write"]
+    # The drain's manual scenario still voids the run.
+    from benchlib import report
+    drain = {"khugehog": {}}
+    assert "khugehog: manual: no record of the compact_memory write" in report.void_reasons(
+        scenarios.BY_NAME["manual"]._replace(workloads=("khugehog",)), drain)
+
+
+def test_report_only_moves_old_step_voids_to_their_steps():
+    scenario, summary = sweep_manual_summary({"sweep0": True, "sweep5000": False})
+    # As a run judged before steps could be void alone was stored.
+    why = "sweep5000: " + summary["sweep5000"].pop("void")[0]
+    summary["void"] = [why, "other VMs ran"]
+    summary["checks"] = list(summary["void"])
+    from benchlib import report
+    report.judge_steps_again(scenario, summary)
+    assert summary["void"] == ["other VMs ran"] == summary["checks"]
+    assert summary["sweep5000"]["void"] == [why[len("sweep5000: "):]]
+    # Another scenario's stored judgement is left as it was.
+    other = {"void": ["khugehog: manual: no record of the compact_memory write"]}
+    report.judge_steps_again(scenarios.BY_NAME["manual"], other)
+    assert other["void"] == ["khugehog: manual: no record of the compact_memory write"]
 
 
 def test_sweep_workloads_become_stream_rows_and_a_plot(tmp_path):
