@@ -26,8 +26,9 @@ def _number(v):
 def median_summary(summaries):
     """One summary shaped like the runs' with every numeric leaf replaced by
     the median over the runs that have it; other leaves are kept when all
-    runs agree, else None.  The comparison table and the "why" texts read
-    it as they read a single run."""
+    runs agree, else None; a part judged void on its own (a dict with a
+    non-empty "void", a manual sweep's step) is left out.  The comparison
+    table and the "why" texts read it as they read a single run."""
     if not summaries:
         return {}
     first = summaries[0]
@@ -35,7 +36,8 @@ def median_summary(summaries):
         out = {}
         for key in first:
             values = [s.get(key) for s in summaries if isinstance(s, dict) and key in s]
-            out[key] = median_summary(values)
+            out[key] = median_summary([v for v in values
+                                       if not (isinstance(v, dict) and v.get("void"))])
         return out
     if all(_number(v) for v in summaries):
         return stats.median(summaries)

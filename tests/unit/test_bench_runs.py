@@ -639,6 +639,8 @@ def test_sweep_manual_voids_the_step_whose_compaction_fell_short():
     assert runs.values([summary, summary], path) == []
     rows = runs.stream_rows({"sweep-manual": [summary, summary]})
     assert [(r[1], r[5]) for r in rows] == [("sweep0", 2)]
+    good = {"void": [], "sweep5000": {"count": 7, "void": []}}
+    assert runs.median_summary([summary, good])["sweep5000"]["count"] == 7
     [row] = runs.run_table([summary])
     assert row[5] == "yes" and row[6].startswith("step(s) left out: sweep5000: manual: ")
     # A step without its record is void too.
