@@ -510,8 +510,10 @@ def step_void_reasons(scenario, summary):
         return {}
     out = {}
     for w in scenario.workloads:
-        if w.startswith("sweep"):
-            why = validity.manual_check((summary.get(w) or {}).get("manual_compaction"))
+        # A failed boot stores no step at all: nothing of it was measured,
+        # so there is no step to void (the run itself is failed).
+        if w.startswith("sweep") and isinstance(summary.get(w), dict):
+            why = validity.manual_check(summary[w].get("manual_compaction"))
             if why:
                 out[w] = why
     return out
@@ -1300,8 +1302,7 @@ def runs_markdown(ctx, targets, run_rows, aggregated, order, like=None,
              "show one run per scenario, the one whose khugehog p50 is nearest the median "
              "(`plot_run` in `<scenario>/summary.json`). Raw files of every run, void ones "
              "too, are in `<scenario>/run-<r>[-void<a>]/`; `runs.csv` lists every boot.\n")
-    manual = [r for r in run_rows
-              if getattr(scenarios.BY_NAME.get(r[1]), "mechanism", "") == "manual"]
+    manual = [r for r in run_rows if scenarios.is_manual(r[1])]
     if manual:
         L.append("## Manual compaction, run by run\n")
         L.append("Each write to /proc/sys/vm/compact_memory is waited for and timed; the guest "

@@ -668,6 +668,11 @@ def test_report_only_moves_old_step_voids_to_their_steps():
     other = {"void": ["khugehog: manual: no record of the compact_memory write"]}
     report.judge_steps_again(scenarios.BY_NAME["manual"], other)
     assert other["void"] == ["khugehog: manual: no record of the compact_memory write"]
+    # A failed boot stored no step: there is nothing to move, and nothing to void.
+    failed = {"scenario": "sweep-manual", "status": "failed", "reason": "timeout", "void": []}
+    report.judge_steps_again(scenarios.BY_NAME["sweep-manual"], failed)
+    assert failed == {"scenario": "sweep-manual", "status": "failed", "reason": "timeout",
+                      "void": []}
 
 
 def test_sweep_workloads_become_stream_rows_and_a_plot(tmp_path):
