@@ -201,7 +201,8 @@ def sustainable_rate(summary):
     step was sustained; 0 when none was, None for a run without sweep steps."""
     best = None
     for name, step in summary.items():
-        if not (name.startswith("sweep") and isinstance(step, dict)) or step.get("void"):
+        if not (name.startswith("sweep") and isinstance(step, dict)) or \
+                void_step(summary, name):
             continue
         best = best or 0.0
         rate = sweep_offered_rate(step)
@@ -572,7 +573,8 @@ def evaluate_option_targets(runs, option_names, seed):
         out += [dict(t, option=name) for t in _evaluate(runs, lists)]
         if sweep and {"sweep-kernel", SWEEP_FLOOR} <= ran:
             floor = [(seed + 2500 + 40 * j + 2 * i,
-                      (text.replace(OPTION_BASE, shown, 1), (name, num[1]), kernel, fl))
+                      (text.replace(OPTION_BASE, shown, 1), _in_place(num, base, name),
+                       kernel, fl))
                      for i, (text, num, kernel, fl) in enumerate(SWEEP_FLOOR_TARGETS)]
             out += [dict(t, option=name) for t in _evaluate_floor(runs, floor)]
     return out
@@ -601,8 +603,8 @@ def over_100us_pct(latencies):
 
 
 def _void_steps_text(summary):
-    steps = [f"{w}: {why}" for w, step in summary.items()
-             if isinstance(step, dict) and step.get("void") for why in step["void"]]
+    steps = [f"{w}: {why}" for w in summary if void_step(summary, w)
+             for why in summary[w]["void"]]
     return "step(s) left out: " + "; ".join(steps) if steps else ""
 
 
@@ -648,7 +650,9 @@ def stream_rows(standing):
                 continue
             m = median_summary(steps)
             lat = m.get("latency") or {}
-            delay = m.get("delay_us") or 0
+            # The step's configured delay, not a median that an even
+            # number of runs would turn into a float.
+            delay = steps[0].get("delay_us") or 0
             alloc_s = m.get("alloc_s")
             offered = sweep_offered_rate(m)
             rows.append([name, w, m.get("gfp"), delay, offered, len(steps), m.get("count"),

@@ -201,6 +201,13 @@ IOA1_SCENARIOS = ["vanilla-ioa1", "kernel-ioa1", "pcompact-ioa1"]
 
 BY_NAME = {s.name: s for s in ALL}
 
+
+def is_manual(name):
+    """Whether the scenario called name compacts by hand (/proc/sys/vm/
+    compact_memory): the drain's manual floor or the rate sweep's."""
+    scenario = BY_NAME.get(name)
+    return scenario is not None and scenario.mechanism == "manual"
+
 DEFAULT = ["vanilla", "kernel", "pcompact", "manual", "kernel-p80", "pcompact-p80",
            "kernel-unmovable", "pcompact-unmovable"]
 

@@ -394,3 +394,9 @@ def test_sweep_option_scenario_is_void_only_when_idle_at_every_rate():
     reasons = [r for r in report.void_reasons(reserve, none) if "stayed 0" in r]
     assert reasons == ["reserve_rounds stayed 0 at every rate: reserve_ms=2000 never acted, "
                        "so the run measured pcompact without it"]
+
+
+def test_only_the_manual_scenarios_compact_by_hand():
+    assert scenarios.is_manual("manual") and scenarios.is_manual("sweep-manual")
+    assert not scenarios.is_manual("kernel") and not scenarios.is_manual("sweep-pcompact")
+    assert not scenarios.is_manual("no-such-scenario") and not scenarios.is_manual(None)
