@@ -953,7 +953,10 @@ def readme(ctx, summaries, order, plots, targets, runs_md=None):
              "watching the mechanism, then the THP touch")
     L.append("- Order of events per workload: settle (drop caches, compact, proactive "
              "compaction and watermark boosting off), fragment with nothing compacting, "
-             "snapshot, start the sampler, switch the mechanism on, "
+             "snapshot, start the sampler, switch the mechanism on"
+             + (" (pcompact is loaded with `enabled=0` before the fragmentation and switched "
+                "on by writing `enabled=Y`, one write as the kernel's sysctl, so its load is "
+                "not counted)" if env.get("module_switch") == "enabled" else "") + ", "
              f"**{ctx.get('idle_s', '?')} s later** start the allocation stream (the same "
              "head start for every mechanism; manual's compaction runs in it, vanilla just "
              "waits), snapshot at its end, sample "

@@ -224,6 +224,13 @@ def test_readme_has_the_command_kernel_shape_and_tables(tmp_path):
                  "| Hugepages obtained | higher | 10 (0.00%) |", "![Latency](plots/latency.png)",
                  "100 consecutive"):
         assert need in text, need
+    # Runs of a guest that loaded pcompact at switch-on do not claim the one-write switch.
+    assert "switched on by writing `enabled=Y`" not in text
+    summary["env"]["module_switch"] = "enabled"
+    text = report.readme(ctx, summaries, ["vanilla", "kernel"], [],
+                         report.evaluate_targets(summaries))
+    assert "loaded with `enabled=0` before the fragmentation and switched on by writing " \
+           "`enabled=Y`" in text
 
 
 def test_source_revision_names_the_checkout():
