@@ -503,29 +503,19 @@ def void_reasons(scenario, summary):
 
 
 def step_void_reasons(scenario, summary):
-    """{sweep step: why it is void on its own}.  Each step fragments and
-    compacts anew, so what voids one step leaves the run's others counting:
-    in a manual sweep, a compaction that fell short; in a proactive one, a
-    node left at or below the high threshold at switch-on
-    (validity.threshold_layout_check).  A void step is left out of every
-    statistic."""
-    limits = thresholds(scenario)
-    if scenario.mechanism != "manual" and not limits:
+    """{sweep step: why it did not measure its floor} for a manual sweep:
+    each step compacts anew, so a compaction that fell short voids that
+    step, left out of every statistic, and not the run's other steps."""
+    if scenario.mechanism != "manual":
         return {}
     out = {}
     for w in scenario.workloads:
         # A failed boot stores no step at all: nothing of it was measured,
         # so there is no step to void (the run itself is failed).
-        if not (w.startswith("sweep") and isinstance(summary.get(w), dict)):
-            continue
-        step = summary[w]
-        if scenario.mechanism == "manual":
-            why = validity.manual_check(step.get("manual_compaction"))
-        else:
-            nodes = {int(k): v for k, v in (step.get("head_start") or {}).items()}
-            why = validity.threshold_layout_check(nodes, limits[1])
-        if why:
-            out[w] = why
+        if w.startswith("sweep") and isinstance(summary.get(w), dict):
+            why = validity.manual_check(summary[w].get("manual_compaction"))
+            if why:
+                out[w] = why
     return out
 
 
@@ -538,11 +528,10 @@ def judge(scenario, summary):
 
 
 def judge_steps_again(scenario, summary):
-    """A stored run judged before the step rules (step_void_reasons): move
-    its manual sweep steps' reasons from the run's void list (and checks) to
-    the steps, and void the proactive sweep steps the layout rule voids,
-    from the head start the run stored.  Nothing else of the stored
-    judgement changes."""
+    """A stored run judged before sweep steps could be void alone: move its
+    manual sweep steps' reasons from the run's void list (and checks) to
+    the steps.  Nothing else of the stored judgement changes, so a report
+    rewritten from old runs keeps the rules they were judged by."""
     step = step_void_reasons(scenario, summary)
     moved = {f"{w}: {r}" for w, why in step.items() for r in why}
     for w, why in step.items():
@@ -1151,9 +1140,7 @@ def runs_markdown(ctx, targets, run_rows, aggregated, order, like=None,
     L.append("- A run is void, and left out of the statistics, when: manual compaction left "
              f"< {validity.MANUAL_MIN_SHARE_PCT:g}% of free memory in free order-9 blocks (in "
              "a manual rate sweep, which compacts before every step, that step alone is left "
-             "out); in a proactive rate sweep, a step whose fragmentation left a node at or "
-             "below the high threshold at switch-on (no head start there for any mechanism: "
-             "that step alone is left out); "
+             "out); "
              + validity.HEAD_START_RULE_TEXT[ctx.get("head_start_rule", 1)] + "; a node "
              f"was below score {validity.LAYOUT_MIN_SCORE} before switch-on (not fragmented: "
              "every node is fragmented explicitly, `frag --node N`, so all scenarios share "

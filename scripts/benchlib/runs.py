@@ -56,7 +56,7 @@ def lookup(summary, path):
 
 def void_step(summary, name):
     """Whether a run's workload name is a step judged void on its own (a
-    rate sweep's step judged void by report.step_void_reasons())."""
+    manual sweep's step whose compaction fell short)."""
     step = summary.get(name)
     return isinstance(step, dict) and bool(step.get("void"))
 

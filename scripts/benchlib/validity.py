@@ -241,23 +241,6 @@ def layout_check(nodes, min_score=LAYOUT_MIN_SCORE):
             + f" below {min_score} before switch-on: not every node was fragmented"]
 
 
-def threshold_layout_check(nodes, high):
-    """Reasons a rate sweep step's fragmentation left a node where no
-    proactive mechanism starts: at or below the high threshold at switch-on.
-    Neither the kernel nor pcompact (without reserve_ms) compacts such a node
-    in the head start, so the step starts from another state than the steps
-    whose nodes were all above it (6.12, 2026-11-27: frag left node 1 at 90
-    in a quarter of the steps, and those had the slowest streams)."""
-    if high is None or not nodes:
-        return []
-    at = {node: n["score_on"] for node, n in nodes.items() if n["score_on"] <= high}
-    if not at:
-        return []
-    return ["layout: node(s) " + ", ".join(f"{k} at score {v}" for k, v in sorted(at.items()))
-            + f" at switch-on, not above the high threshold {high}: no proactive mechanism "
-            "compacts there in the head start"]
-
-
 def host_check(other_vms, allowed):
     """Reasons from the host: other QEMU processes take CPU from the guest."""
     if other_vms and not allowed:

@@ -1015,30 +1015,3 @@ def test_burst_rows_end_with_the_floor_cut_to_the_bursts_size():
     assert floor[col("slowest3_us")] == 2.0
     # No manual run as long as the bursts: no floor row.
     assert runs.burst_rows({s.name: [burst], "manual": [manual([2.0] * 5)]})[-1][0] == s.name
-
-
-def test_a_proactive_sweep_step_with_a_node_at_high_is_void_alone():
-    from benchlib import report
-    s = scenarios.BY_NAME["sweep-pcompact"]._replace(workloads=("sweep0", "sweep5000"))
-    summary, _ = report.build_scenario(s, frames.split_frames(sweep_guest(s.name)))
-    high = report.thresholds(s)[1]
-    assert all(n["score_on"] > high for n in summary["sweep0"]["head_start"].values())
-    assert "void" not in summary["sweep0"] and "void" not in summary["sweep5000"]
-    # As frag left node 1 in a quarter of the 6.12 steps: at the threshold itself.
-    summary["sweep5000"]["head_start"]["1"]["score_on"] = high
-    report.judge_steps_again(s, summary)
-    assert summary["sweep5000"]["void"] == [
-        f"layout: node(s) 1 at score {high} at switch-on, not above the high threshold "
-        f"{high}: no proactive mechanism compacts there in the head start"]
-    assert "void" not in summary["sweep0"] and summary["void"] == [] and runs.counts(summary)
-    assert runs.metric(summary, ("sweep5000", "latency", "mean_us")) is None
-    assert runs.metric(summary, ("sweep0", "latency", "mean_us")) is not None
-    # One point above is a head start like any other.
-    summary["sweep5000"]["head_start"]["1"]["score_on"] = high + 1
-    assert report.step_void_reasons(s, summary) == {}
-    # Neither the manual floor nor a mechanism without thresholds is judged by it.
-    manual, floor = sweep_manual_summary({"sweep0": True, "sweep5000": True})
-    floor["sweep5000"]["head_start"]["1"]["score_on"] = 50
-    assert report.step_void_reasons(manual, floor) == {}
-    vanilla = scenarios.BY_NAME["sweep-vanilla"]._replace(workloads=("sweep5000",))
-    assert report.step_void_reasons(vanilla, floor) == {}
