@@ -408,6 +408,13 @@ def build_workload(scenario, files, w, present):
         last = [r for r in before_start if r["t_s"] == last_t]
         summary["score"]["at_start"] = max(r["score"] for r in last)
         summary["free_order9_blocks_at_start"] = sum(r["free_order9_blocks"] for r in last)
+    # Free pages the per-cpu lists held when the stream started: a block
+    # whose last pages wait there is free but not in the buddy lists, and
+    # the first drain (direct reclaim drains every CPU's lists) adds it to
+    # the stock at once.
+    pcp_start = parse.key_values(files.get(f"{w}/pcp_{shape.demand_snapshot}.txt", ""))
+    if kind(w) == "khugehog" and str(pcp_start.get("pcp_pages", "")).isdigit():
+        summary["pcp_pages_at_start"] = int(pcp_start["pcp_pages"])
     summary["score"]["sample_hz"] = metrics.sample_rate_hz(samples)
     # Per node at switch-on and at the stream: the layout every scenario
     # must share, and whether the mechanism acted in its head start.
@@ -1033,7 +1040,8 @@ def readme(ctx, summaries, order, plots, targets, runs_md=None):
     if runs_md:
         L.append("Here also: `runs.csv` (every boot), `targets.json` (targets, intervals, "
                  "verdicts), `streams.csv` / `bursts.csv` (workloads beyond the drain, when "
-                 "run). Per scenario, `<scenario>/summary.json` holds the medians over the runs "
+                 "run), `stream_starts.csv` (each proactive stream's stock at its start, run "
+                 "by run). Per scenario, `<scenario>/summary.json` holds the medians over the runs "
                  "that count and the list of runs; each run's own files are in "
                  "`<scenario>/run-<r>/` (void attempts: `run-<r>-void<a>/`), as follows.\n")
     L.append("Per scenario, in `<scenario>/`: `summary.json` (everything above, "
@@ -1300,6 +1308,26 @@ def runs_markdown(ctx, targets, run_rows, aggregated, order, like=None,
             L.append(f"| {r[0]} | {r[1]} | {r[2]} | {r[3]} | {_fmt(r[4])} | {r[5]} | "
                      f"{_fmt(r[6])} | {_fmt(r[7])} | {_fmt(r[8])} | {_fmt(r[9])} | "
                      f"{_fmt(r[11])} |")
+        L.append("")
+    starts = runs.stream_start_summary(ctx.get("stream_starts") or [])
+    if starts:
+        L.append("## Stock at each stream's start, run by run\n")
+        L.append("What the head start left for each stream of a proactive scenario: free "
+                 "order-9 blocks at the last sample before the first allocation, and the "
+                 "direct compaction stalls that followed (`compact_stall`), per run sorted by "
+                 "that stock as *stock -> stalls (mean us)*. Once the stock runs out the stream "
+                 "compacts for itself, and the first direct reclaim drains every CPU's "
+                 "per-cpu lists, whose pages can complete many blocks at once; the per-cpu "
+                 "pages at the start are in `stream_starts.csv` where the guest recorded "
+                 "them.\n")
+        L.append("| Scenario | Workload | runs | stock (median) | stalls (median) | "
+                 "by stock: stock -> stalls (mean us) |")
+        L.append("|:---|:---|---:|---:|---:|:---|")
+        for (name, w), e in starts.items():
+            by = ", ".join(f"{stock} -> {_fmt(stalls)} ({_fmt(mean)})"
+                           for stock, stalls, mean in e["by_stock"])
+            L.append(f"| {name} | {w} | {e['runs']} | {_fmt(e['stock'])} | "
+                     f"{_fmt(e['stalls'])} | {by} |")
         L.append("")
     L.append("Plots below: the latency CDF has one line per run that counts; the others "
              "show one run per scenario, the one whose khugehog p50 is nearest the median "

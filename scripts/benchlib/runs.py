@@ -661,6 +661,69 @@ def stream_rows(standing):
     return rows
 
 
+STREAM_START_COLUMNS = ["scenario", "workload", "delay_us", "run", "free_order9_blocks_at_start",
+                        "pcp_pages_at_start", "compact_stall", "allocstall", "mean_us",
+                        "over_100us_pct"]
+
+
+def _stream_workloads(summary):
+    """A run's khugehog-kind workloads in stream_rows()'s order."""
+    ws = [w for w in summary if isinstance(summary[w], dict) and
+          (w == "khugehog" or w.startswith("sweep") or w.startswith("khugehog-"))]
+    return sorted(ws, key=lambda w: (w != "khugehog", not w.startswith("sweep"), len(w), w))
+
+
+def stream_start_rows(standing):
+    """What each stream of a proactive scenario met, run by run: the free
+    order-9 blocks at its start, the per-cpu lists' pages then (where the
+    guest recorded them) and the direct compaction and reclaim stalls that
+    followed, with the stream's mean and share over 100 us.  A stream whose
+    stock runs out waits in direct compaction, and the first direct reclaim
+    drains every CPU's lists; so the stock at the start, which the head
+    start left, decides much of a fast stream, whatever the mechanism.
+    Rows of STREAM_START_COLUMNS, in run order per workload."""
+    rows = []
+    for name, rs in standing.items():
+        if scenarios.is_manual(name):
+            continue
+        valid = [r for r in rs if counts(r)]
+        if not valid:
+            continue
+        for w in _stream_workloads(valid[0]):
+            for r in valid:
+                step = r.get(w)
+                if not isinstance(step, dict) or void_step(r, w) or \
+                        step.get("free_order9_blocks_at_start") is None:
+                    continue
+                vm = step.get("vmstat") or {}
+                rows.append([name, w, step.get("delay_us") or 0, r.get("run"),
+                             step["free_order9_blocks_at_start"], step.get("pcp_pages_at_start"),
+                             vm.get("compact_stall"), vm.get("allocstall"),
+                             (step.get("latency") or {}).get("mean_us"),
+                             step.get("over_100us_pct")])
+    return rows
+
+
+def stream_start_summary(rows):
+    """stream_start_rows() per scenario and workload: {(scenario, workload):
+    {"runs": n, "stock": median, "stalls": median, "by_stock": [(stock,
+    stalls, mean_us), ...] sorted by stock}}, in first-seen order."""
+    out = {}
+    col = {c: i for i, c in enumerate(STREAM_START_COLUMNS)}
+    for r in rows:
+        out.setdefault((r[0], r[1]), []).append(r)
+    summary = {}
+    for key, rs in out.items():
+        stocks = [r[col["free_order9_blocks_at_start"]] for r in rs]
+        stalls = [r[col["compact_stall"]] for r in rs if _number(r[col["compact_stall"]])]
+        summary[key] = {
+            "runs": len(rs), "stock": stats.median(stocks),
+            "stalls": stats.median(stalls) if stalls else None,
+            "by_stock": sorted(((r[col["free_order9_blocks_at_start"]], r[col["compact_stall"]],
+                                 r[col["mean_us"]]) for r in rs), key=lambda t: t[0])}
+    return summary
+
+
 BURST_COLUMNS = ["scenario", "burst", "reached_low", "idle_between", "wait_s", "size",
                  "obtained_pct", "p50_us", "p95_us", "over_100us_pct", "p99_attempts_us",
                  "slowest1_us", "slowest2_us", "slowest3_us", "runs"]

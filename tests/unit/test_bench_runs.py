@@ -675,6 +675,42 @@ def test_report_only_moves_old_step_voids_to_their_steps():
                       "void": []}
 
 
+def test_each_proactive_stream_start_is_listed_run_by_run():
+    from benchlib import report
+    s = scenarios.BY_NAME["sweep-pcompact"]._replace(workloads=("sweep0", "sweep5000"))
+    files = frames.split_frames(sweep_guest(s.name)).files
+    # The per-cpu pages at the stream's start, as bench-guest.sh's snapshot
+    # "start" sends them; sweep5000's guest sent none.
+    files["sweep0/pcp_start.txt"] = "pcp_pages 1234\n"
+    text = "".join(tbr.framed(n, c) for n, c in files.items()) + "=== done ===\n"
+    summary = report.build_scenario(s, frames.split_frames(text))[0]
+    assert summary["sweep0"]["pcp_pages_at_start"] == 1234
+    assert "pcp_pages_at_start" not in summary["sweep5000"]
+    stock = summary["sweep0"]["free_order9_blocks_at_start"]
+    assert stock > 0
+    first, second = dict(summary, run=1), json.loads(json.dumps(summary))
+    second["run"] = 2
+    second["sweep0"]["free_order9_blocks_at_start"] = stock - 1
+    second["sweep0"]["vmstat"]["compact_stall"] = 99
+    manual = sweep_manual_summary({"sweep0": True, "sweep5000": True})[1]
+    rows = runs.stream_start_rows({s.name: [first, second], "sweep-manual": [manual]})
+    col = {c: i for i, c in enumerate(runs.STREAM_START_COLUMNS)}
+    # The manual floor compacted before each step: it has no head start to list.
+    assert {r[col["scenario"]] for r in rows} == {s.name}
+    assert [(r[col["workload"]], r[col["run"]]) for r in rows] == [
+        ("sweep0", 1), ("sweep0", 2), ("sweep5000", 1), ("sweep5000", 2)]
+    assert rows[0][col["pcp_pages_at_start"]] == 1234 and rows[2][col["pcp_pages_at_start"]] is None
+    assert rows[0][col["compact_stall"]] == summary["sweep0"]["vmstat"]["compact_stall"]
+    by = runs.stream_start_summary(rows)[(s.name, "sweep0")]
+    assert by["runs"] == 2 and by["stock"] == stock - 0.5
+    assert [t[:2] for t in by["by_stock"]] == [(stock - 1, 99),
+                                              (stock, rows[0][col["compact_stall"]])]
+    text = report.runs_markdown({"runs": 2, "seed": 1, "retries": 1, "stream_starts": rows},
+                                [], [], {}, [])
+    assert "## Stock at each stream's start, run by run" in text
+    assert f"| {s.name} | sweep0 | 2 | " in text and f"{stock - 1} -> 99 (" in text
+
+
 def test_sweep_workloads_become_stream_rows_and_a_plot(tmp_path):
     from benchlib import report
     s = scenarios.BY_NAME["sweep-pcompact"]._replace(workloads=("sweep0", "sweep5000"))
