@@ -143,7 +143,12 @@ snapshot() {
 	pcompact_stats > "$TMP/$W.pcompact_$1"
 	# Free pages waiting on the per-cpu lists: NR_FREE_PAGES (and so
 	# khugehog's free_pages_start) does not count them.
-	echo "pcp_pages $(pcp_pages)" > "$TMP/$W.pcp_$1"
+	{
+		echo "pcp_pages $(pcp_pages)"
+		for _n in /sys/devices/system/node/node[0-9]*; do
+			echo "pcp_pages_node${_n##*node} $(pcp_pages "${_n##*node}")"
+		done
+	} > "$TMP/$W.pcp_$1"
 	SNAPSHOTS="$SNAPSHOTS $1"
 }
 

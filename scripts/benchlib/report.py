@@ -415,6 +415,9 @@ def build_workload(scenario, files, w, present):
     pcp_start = parse.key_values(files.get(f"{w}/pcp_{shape.demand_snapshot}.txt", ""))
     if kind(w) == "khugehog" and str(pcp_start.get("pcp_pages", "")).isdigit():
         summary["pcp_pages_at_start"] = int(pcp_start["pcp_pages"])
+        summary["pcp_pages_at_start_by_node"] = {
+            k[len("pcp_pages_node"):]: int(v) for k, v in pcp_start.items()
+            if k.startswith("pcp_pages_node") and v.isdigit()}
     summary["score"]["sample_hz"] = metrics.sample_rate_hz(samples)
     # Per node at switch-on and at the stream: the layout every scenario
     # must share, and whether the mechanism acted in its head start.

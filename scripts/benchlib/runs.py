@@ -662,7 +662,7 @@ def stream_rows(standing):
 
 
 STREAM_START_COLUMNS = ["scenario", "workload", "delay_us", "run", "free_order9_blocks_at_start",
-                        "pcp_pages_at_start", "compact_stall", "allocstall", "mean_us",
+                        "pcp_pages_at_start", "pcp_pages_at_start_by_node", "compact_stall", "allocstall", "mean_us",
                         "over_100us_pct"]
 
 
@@ -676,7 +676,7 @@ def _stream_workloads(summary):
 def stream_start_rows(standing):
     """What each stream of a proactive scenario met, run by run: the free
     order-9 blocks at its start, the per-cpu lists' pages then (where the
-    guest recorded them) and the direct compaction and reclaim stalls that
+    guest recorded them; by node as "node:pages ...") and the direct compaction and reclaim stalls that
     followed, with the stream's mean and share over 100 us.  A stream whose
     stock runs out waits in direct compaction, and the first direct reclaim
     drains every CPU's lists; so the stock at the start, which the head
@@ -698,6 +698,9 @@ def stream_start_rows(standing):
                 vm = step.get("vmstat") or {}
                 rows.append([name, w, step.get("delay_us") or 0, r.get("run"),
                              step["free_order9_blocks_at_start"], step.get("pcp_pages_at_start"),
+                             " ".join(f"{n}:{v}" for n, v in
+                                      sorted((step.get("pcp_pages_at_start_by_node") or {})
+                                             .items())),
                              vm.get("compact_stall"), vm.get("allocstall"),
                              (step.get("latency") or {}).get("mean_us"),
                              step.get("over_100us_pct")])
