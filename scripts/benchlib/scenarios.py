@@ -208,6 +208,7 @@ def is_manual(name):
     scenario = BY_NAME.get(name)
     return scenario is not None and scenario.mechanism == "manual"
 
+
 DEFAULT = ["vanilla", "kernel", "pcompact", "manual", "kernel-p80", "pcompact-p80",
            "kernel-unmovable", "pcompact-unmovable"]
 
