@@ -1320,17 +1320,17 @@ def runs_markdown(ctx, targets, run_rows, aggregated, order, like=None,
                  "direct compaction stalls that followed (`compact_stall`), per run sorted by "
                  "that stock as *stock -> stalls (mean us)*. Once the stock runs out the stream "
                  "compacts for itself, and the first direct reclaim drains every CPU's "
-                 "per-cpu lists, whose pages can complete many blocks at once; the per-cpu "
-                 "pages at the start are in `stream_starts.csv` where the guest recorded "
-                 "them.\n")
-        L.append("| Scenario | Workload | runs | stock (median) | stalls (median) | "
-                 "by stock: stock -> stalls (mean us) |")
-        L.append("|:---|:---|---:|---:|---:|:---|")
+                 "per-cpu lists, whose pages can complete many blocks at once: the pages "
+                 "those lists held at the start (median; per run and node in "
+                 "`stream_starts.csv`; n/a where the guest did not record them).\n")
+        L.append("| Scenario | Workload | runs | stock (median) | per-cpu pages (median) | "
+                 "stalls (median) | by stock: stock -> stalls (mean us) |")
+        L.append("|:---|:---|---:|---:|---:|---:|:---|")
         for (name, w), e in starts.items():
             by = ", ".join(f"{stock} -> {_fmt(stalls)} ({_fmt(mean)})"
                            for stock, stalls, mean in e["by_stock"])
             L.append(f"| {name} | {w} | {e['runs']} | {_fmt(e['stock'])} | "
-                     f"{_fmt(e['stalls'])} | {by} |")
+                     f"{_fmt(e['pcp'])} | {_fmt(e['stalls'])} | {by} |")
         L.append("")
     L.append("Plots below: the latency CDF has one line per run that counts; the others "
              "show one run per scenario, the one whose khugehog p50 is nearest the median "

@@ -709,7 +709,8 @@ def stream_start_rows(standing):
 
 def stream_start_summary(rows):
     """stream_start_rows() per scenario and workload: {(scenario, workload):
-    {"runs": n, "stock": median, "stalls": median, "by_stock": [(stock,
+    {"runs": n, "stock": median, "stalls": median, "pcp": median per-cpu pages
+    at the start or None, "by_stock": [(stock,
     stalls, mean_us), ...] sorted by stock}}, in first-seen order."""
     out = {}
     col = {c: i for i, c in enumerate(STREAM_START_COLUMNS)}
@@ -719,9 +720,11 @@ def stream_start_summary(rows):
     for key, rs in out.items():
         stocks = [r[col["free_order9_blocks_at_start"]] for r in rs]
         stalls = [r[col["compact_stall"]] for r in rs if _number(r[col["compact_stall"]])]
+        pcp = [r[col["pcp_pages_at_start"]] for r in rs if _number(r[col["pcp_pages_at_start"]])]
         summary[key] = {
             "runs": len(rs), "stock": stats.median(stocks),
             "stalls": stats.median(stalls) if stalls else None,
+            "pcp": stats.median(pcp) if pcp else None,
             "by_stock": sorted(((r[col["free_order9_blocks_at_start"]], r[col["compact_stall"]],
                                  r[col["mean_us"]]) for r in rs), key=lambda t: t[0])}
     return summary

@@ -704,13 +704,17 @@ def test_each_proactive_stream_start_is_listed_run_by_run():
     assert rows[0][col["pcp_pages_at_start_by_node"]] == "0:1000 1:234"
     assert rows[0][col["compact_stall"]] == summary["sweep0"]["vmstat"]["compact_stall"]
     by = runs.stream_start_summary(rows)[(s.name, "sweep0")]
-    assert by["runs"] == 2 and by["stock"] == stock - 0.5
+    assert by["runs"] == 2 and by["stock"] == stock - 0.5 and by["pcp"] == 1234
+    assert runs.stream_start_summary(rows)[(s.name, "sweep5000")]["pcp"] is None
     assert [t[:2] for t in by["by_stock"]] == [(stock - 1, 99),
                                               (stock, rows[0][col["compact_stall"]])]
     text = report.runs_markdown({"runs": 2, "seed": 1, "retries": 1, "stream_starts": rows},
                                 [], [], {}, [])
     assert "## Stock at each stream's start, run by run" in text
     assert f"| {s.name} | sweep0 | 2 | " in text and f"{stock - 1} -> 99 (" in text
+    assert " | 1234 | " in text and f"| {s.name} | sweep5000 | 2 | " in text
+    assert [line.split(" | ")[4] for line in text.splitlines()
+            if line.startswith(f"| {s.name} | sweep5000 |")] == ["n/a"]
 
 
 def test_sweep_workloads_become_stream_rows_and_a_plot(tmp_path):
