@@ -408,16 +408,17 @@ def build_workload(scenario, files, w, present):
         last = [r for r in before_start if r["t_s"] == last_t]
         summary["score"]["at_start"] = max(r["score"] for r in last)
         summary["free_order9_blocks_at_start"] = sum(r["free_order9_blocks"] for r in last)
-    # Free pages the per-cpu lists held when the stream started: a block
-    # whose last pages wait there is free but not in the buddy lists, and
-    # the first drain (direct reclaim drains every CPU's lists) adds it to
-    # the stock at once.
-    pcp_start = parse.key_values(files.get(f"{w}/pcp_{shape.demand_snapshot}.txt", ""))
-    if kind(w) == "khugehog" and str(pcp_start.get("pcp_pages", "")).isdigit():
-        summary["pcp_pages_at_start"] = int(pcp_start["pcp_pages"])
-        summary["pcp_pages_at_start_by_node"] = {
-            k[len("pcp_pages_node"):]: int(v) for k, v in pcp_start.items()
-            if k.startswith("pcp_pages_node") and v.isdigit()}
+    # Free pages the per-cpu lists held when the stream started and when it
+    # ended: a block whose last pages wait there is free but not in the
+    # buddy lists, and a drain of the lists adds it to the stock at once.
+    for key, snap in (("pcp_pages_at_start", shape.demand_snapshot),
+                      ("pcp_pages_at_end", "after")):
+        pcp = parse.key_values(files.get(f"{w}/pcp_{snap}.txt", ""))
+        if kind(w) == "khugehog" and str(pcp.get("pcp_pages", "")).isdigit():
+            summary[key] = int(pcp["pcp_pages"])
+            summary[key + "_by_node"] = {
+                k[len("pcp_pages_node"):]: int(v) for k, v in pcp.items()
+                if k.startswith("pcp_pages_node") and v.isdigit()}
     summary["score"]["sample_hz"] = metrics.sample_rate_hz(samples)
     # Per node at switch-on and at the stream: the layout every scenario
     # must share, and whether the mechanism acted in its head start.

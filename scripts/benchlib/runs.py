@@ -662,7 +662,8 @@ def stream_rows(standing):
 
 
 STREAM_START_COLUMNS = ["scenario", "workload", "delay_us", "run", "free_order9_blocks_at_start",
-                        "pcp_pages_at_start", "pcp_pages_at_start_by_node", "compact_stall", "allocstall", "mean_us",
+                        "pcp_pages_at_start", "pcp_pages_at_start_by_node",
+                        "pcp_pages_at_end", "pcp_pages_at_end_by_node", "compact_stall", "allocstall", "mean_us",
                         "over_100us_pct"]
 
 
@@ -673,10 +674,15 @@ def _stream_workloads(summary):
     return sorted(ws, key=lambda w: (w != "khugehog", not w.startswith("sweep"), len(w), w))
 
 
+def _by_node(values):
+    """{node: pages} as "node:pages ..." in node order ("" when empty)."""
+    return " ".join(f"{n}:{v}" for n, v in sorted((values or {}).items()))
+
+
 def stream_start_rows(standing):
     """What each stream of a proactive scenario met, run by run: the free
-    order-9 blocks at its start, the per-cpu lists' pages then (where the
-    guest recorded them; by node as "node:pages ...") and the direct compaction and reclaim stalls that
+    order-9 blocks at its start, the per-cpu lists' pages then and at its
+    end (where the guest recorded them; by node as "node:pages ...") and the direct compaction and reclaim stalls that
     followed, with the stream's mean and share over 100 us.  A stream whose
     stock runs out waits in direct compaction, and the first direct reclaim
     drains every CPU's lists; so the stock at the start, which the head
@@ -698,9 +704,9 @@ def stream_start_rows(standing):
                 vm = step.get("vmstat") or {}
                 rows.append([name, w, step.get("delay_us") or 0, r.get("run"),
                              step["free_order9_blocks_at_start"], step.get("pcp_pages_at_start"),
-                             " ".join(f"{n}:{v}" for n, v in
-                                      sorted((step.get("pcp_pages_at_start_by_node") or {})
-                                             .items())),
+                             _by_node(step.get("pcp_pages_at_start_by_node")),
+                             step.get("pcp_pages_at_end"),
+                             _by_node(step.get("pcp_pages_at_end_by_node")),
                              vm.get("compact_stall"), vm.get("allocstall"),
                              (step.get("latency") or {}).get("mean_us"),
                              step.get("over_100us_pct")])

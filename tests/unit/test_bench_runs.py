@@ -682,6 +682,7 @@ def test_each_proactive_stream_start_is_listed_run_by_run():
     # The per-cpu pages at the stream's start, as bench-guest.sh's snapshot
     # "start" sends them; sweep5000's guest sent none.
     files["sweep0/pcp_start.txt"] = "pcp_pages 1234\npcp_pages_node0 1000\npcp_pages_node1 234\n"
+    files["sweep0/pcp_after.txt"] = "pcp_pages 56\npcp_pages_node0 50\npcp_pages_node1 6\n"
     text = "".join(tbr.framed(n, c) for n, c in files.items()) + "=== done ===\n"
     summary = report.build_scenario(s, frames.split_frames(text))[0]
     assert summary["sweep0"]["pcp_pages_at_start"] == 1234
@@ -702,6 +703,8 @@ def test_each_proactive_stream_start_is_listed_run_by_run():
         ("sweep0", 1), ("sweep0", 2), ("sweep5000", 1), ("sweep5000", 2)]
     assert rows[0][col["pcp_pages_at_start"]] == 1234 and rows[2][col["pcp_pages_at_start"]] is None
     assert rows[0][col["pcp_pages_at_start_by_node"]] == "0:1000 1:234"
+    assert rows[0][col["pcp_pages_at_end"]] == 56
+    assert rows[0][col["pcp_pages_at_end_by_node"]] == "0:50 1:6"
     assert rows[0][col["compact_stall"]] == summary["sweep0"]["vmstat"]["compact_stall"]
     by = runs.stream_start_summary(rows)[(s.name, "sweep0")]
     assert by["runs"] == 2 and by["stock"] == stock - 0.5 and by["pcp"] == 1234
