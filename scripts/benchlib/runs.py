@@ -625,6 +625,16 @@ RUN_COLUMNS = ["position", "scenario", "run", "attempt", "status", "counts", "vo
                "wall_s", "host_load", "other_vms", "dir"]
 
 
+def _stream_workloads(summary, with_drain):
+    """A run's khugehog-kind workloads: the drain ("khugehog", first, with
+    with_drain), the rate sweep's steps by delay, then the gfp streams
+    ("khugehog-thp", ...)."""
+    ws = [w for w in summary if isinstance(summary[w], dict) and
+          (w.startswith("sweep") or w.startswith("khugehog-") or
+           (with_drain and w == "khugehog"))]
+    return sorted(ws, key=lambda w: (w != "khugehog", not w.startswith("sweep"), len(w), w))
+
+
 STREAM_COLUMNS = ["scenario", "workload", "gfp", "delay_us", "offered_per_s", "runs",
                   "count", "failures", "p50_us", "p95_us", "mean_us", "over_100us_pct",
                   "alloc_s"]
@@ -641,10 +651,7 @@ def stream_rows(standing):
         valid = [r for r in rs if counts(r)]
         if not valid:
             continue
-        workloads = [w for w in valid[0] if isinstance(valid[0][w], dict) and
-                     (w.startswith("sweep") or w.startswith("khugehog-"))]
-        for w in sorted(workloads, key=lambda w: (not w.startswith("sweep"),
-                                                  len(w), w)):
+        for w in _stream_workloads(valid[0], with_drain=False):
             steps = [r[w] for r in valid if w in r and not void_step(r, w)]
             if not steps:
                 continue
@@ -662,16 +669,9 @@ def stream_rows(standing):
 
 
 STREAM_START_COLUMNS = ["scenario", "workload", "delay_us", "run", "free_order9_blocks_at_start",
-                        "pcp_pages_at_start", "pcp_pages_at_start_by_node",
-                        "pcp_pages_at_end", "pcp_pages_at_end_by_node", "compact_stall", "allocstall", "mean_us",
+                        "pcp_pages_at_start", "pcp_pages_at_start_by_node", "pcp_pages_at_end",
+                        "pcp_pages_at_end_by_node", "compact_stall", "allocstall", "mean_us",
                         "over_100us_pct"]
-
-
-def _stream_workloads(summary):
-    """A run's khugehog-kind workloads in stream_rows()'s order."""
-    ws = [w for w in summary if isinstance(summary[w], dict) and
-          (w == "khugehog" or w.startswith("sweep") or w.startswith("khugehog-"))]
-    return sorted(ws, key=lambda w: (w != "khugehog", not w.startswith("sweep"), len(w), w))
 
 
 def _by_node(values):
@@ -682,12 +682,13 @@ def _by_node(values):
 def stream_start_rows(standing):
     """What each stream of a proactive scenario met, run by run: the free
     order-9 blocks at its start, the per-cpu lists' pages then and at its
-    end (where the guest recorded them; by node as "node:pages ...") and the direct compaction and reclaim stalls that
-    followed, with the stream's mean and share over 100 us.  A stream whose
-    stock runs out waits in direct compaction, and the first direct reclaim
-    drains every CPU's lists; so the stock at the start, which the head
-    start left, decides much of a fast stream, whatever the mechanism.
-    Rows of STREAM_START_COLUMNS, in run order per workload."""
+    end (where the guest recorded them; by node as "node:pages ..."), and
+    the direct compaction and reclaim stalls that followed, with the
+    stream's mean and share over 100 us.  A stream whose stock runs out
+    waits in direct compaction, and each direct reclaim drains every CPU's
+    lists; so the stock at the start, which the head start left, decides
+    much of a fast stream, whatever the mechanism.  Rows of
+    STREAM_START_COLUMNS, in run order per workload."""
     rows = []
     for name, rs in standing.items():
         if scenarios.is_manual(name):
@@ -695,7 +696,7 @@ def stream_start_rows(standing):
         valid = [r for r in rs if counts(r)]
         if not valid:
             continue
-        for w in _stream_workloads(valid[0]):
+        for w in _stream_workloads(valid[0], with_drain=True):
             for r in valid:
                 step = r.get(w)
                 if not isinstance(step, dict) or void_step(r, w) or \
@@ -716,8 +717,8 @@ def stream_start_rows(standing):
 def stream_start_summary(rows):
     """stream_start_rows() per scenario and workload: {(scenario, workload):
     {"runs": n, "stock": median, "stalls": median, "pcp": median per-cpu pages
-    at the start or None, "by_stock": [(stock,
-    stalls, mean_us), ...] sorted by stock}}, in first-seen order."""
+    at the start or None, "by_stock": [(stock, stalls, mean_us), ...] sorted
+    by stock}}, in first-seen order."""
     out = {}
     col = {c: i for i, c in enumerate(STREAM_START_COLUMNS)}
     for r in rows:
