@@ -133,6 +133,9 @@ static void pcompactd_round(struct pcompact_node *pn, unsigned int score,
 		round.deadline_ns = start + (u64)quota_ms * NSEC_PER_MSEC *
 				    READ_ONCE(pcompact_interval_ms) / MSEC_PER_SEC;
 	pcompact_engine_run(&round);
+	if (READ_ONCE(pcompact_flush_pcp) && READ_ONCE(pcompact_enabled) &&
+	    !READ_ONCE(pn->stopping) && !kthread_should_stop())
+		pcompact_engine_flush_pcp(&round);
 	took = ktime_get_ns() - start;
 	after = pcompact_score_node(pn->nid, order);
 
@@ -148,6 +151,8 @@ static void pcompactd_round(struct pcompact_node *pn, unsigned int score,
 		atomic64_inc(&pn->stats.engine_fallbacks);
 	if (round.out_of_room)
 		atomic64_inc(&pn->stats.headroom_stops);
+	atomic64_add(round.pcp_flushes, &pn->stats.pcp_flushes);
+	atomic64_add(round.pcp_flush_blocks, &pn->stats.pcp_flush_blocks);
 	/*
 	 * Published last, so that whoever reads the score and then the
 	 * counters (test 40 does, through sysfs) finds this round counted.

@@ -470,6 +470,24 @@ static unsigned long pcompact_zone_blocks_to_target(struct zone *zone,
 }
 
 /*
+ * Give back a range pcompact_contig_take() emptied, as free pages of @order
+ * (the range is aligned to it).
+ */
+static void pcompact_give_range(unsigned long pfn, unsigned long nr_pages,
+				unsigned int order)
+{
+	struct page *held = pcompact_fault_hold(pfn, nr_pages);
+	unsigned long chunk;
+
+	if (PCOMPACT_CONTIG_FROZEN)
+		pcompact_contig_give_frozen(pfn, nr_pages);
+	else
+		for (chunk = pfn; chunk < pfn + nr_pages; chunk += 1UL << order)
+			pcompact_free_unit(chunk, order);
+	pcompact_fault_release(held);
+}
+
+/*
  * Empty @nr_blocks blocks at @pfn in one call and free them.  Returns 0, or
  * the error of alloc_contig_range(); -EAGAIN when a block is no longer worth
  * trying (turned unmovable, or free) since the plan was made.
@@ -480,9 +498,8 @@ static int pcompact_empty_range(const struct pcompact_scan *scan,
 {
 	unsigned int order = nr_blocks == 1 ? pageblock_order : pageblock_order + 1;
 	unsigned long nr_pages = (unsigned long)nr_blocks * pageblock_nr_pages;
-	unsigned long free_end = pfn, chunk;
+	unsigned long free_end = pfn;
 	unsigned int in_use = 0, used, i;
-	struct page *held;
 	u64 start;
 	int err;
 
@@ -499,13 +516,7 @@ static int pcompact_empty_range(const struct pcompact_scan *scan,
 			     ktime_get_ns() - start);
 	if (err)
 		return err;
-	held = pcompact_fault_hold(pfn, nr_pages);
-	if (PCOMPACT_CONTIG_FROZEN)
-		pcompact_contig_give_frozen(pfn, nr_pages);
-	else
-		for (chunk = pfn; chunk < pfn + nr_pages; chunk += 1UL << order)
-			pcompact_free_unit(chunk, order);
-	pcompact_fault_release(held);
+	pcompact_give_range(pfn, nr_pages, order);
 	round->blocks_freed += nr_blocks;
 	/* Ranges are aligned to their own size, so each holds whole blocks of order. */
 	round->order_blocks_emptied += nr_pages >> round->order;
@@ -882,6 +893,106 @@ void pcompact_engine_run(struct pcompact_round *round)
 			break;
 	}
 	kfree(units);
+}
+
+/*
+ * Whether the movable pageblock at @start has every page free without being
+ * one free buddy: the rest of it sits on per-CPU lists (6.12 keeps free
+ * order-9 pages there too), where it counts for neither the score nor an
+ * allocation on another CPU until the lists are drained.  Lockless and racy
+ * as pcompact_scan_block(), whose *@free_end it shares, but it stops at the
+ * first page in use, so a fragmented zone reads little of each block.
+ */
+static bool pcompact_block_held(struct zone *zone, unsigned long start,
+				unsigned long *free_end)
+{
+	unsigned long end = start + pageblock_nr_pages;
+	struct page *first = pfn_to_online_page(start);
+	struct page *last = pfn_to_online_page(end - 1);
+	unsigned long pfn;
+
+	if (!first || !last || page_zone(first) != zone || page_zone(last) != zone ||
+	    *free_end >= end || pcompact_pageblock_migratetype(start) != MIGRATE_MOVABLE)
+		return false;
+	for (pfn = max(start, *free_end); pfn < end;) {
+		struct page *page = pfn_to_page(pfn);
+		unsigned long order;
+
+		if (PageBuddy(page)) {
+			/* Racy like the kernel's own unlocked buddy_order() reads. */
+			order = data_race(page_private(page));
+			if (order >= PCOMPACT_NR_ORDERS || !IS_ALIGNED(pfn, 1UL << order))
+				order = 0;
+			if (pfn == start && order >= pageblock_order) {
+				*free_end = pfn + (1UL << order);
+				return false;
+			}
+			pfn += 1UL << order;
+			continue;
+		}
+		if (page_count(page))
+			return false;
+		pfn++;
+	}
+	return true;
+}
+
+/* The first held pageblock of @zone (pcompact_block_held()), or 0. */
+static unsigned long pcompact_find_held_block(struct zone *zone)
+{
+	unsigned long pfn = ALIGN(zone->zone_start_pfn, pageblock_nr_pages);
+	unsigned long end = zone_end_pfn(zone), free_end = pfn;
+
+	for (; pfn + pageblock_nr_pages <= end; pfn += pageblock_nr_pages) {
+		if (pcompact_block_held(zone, pfn, &free_end))
+			return pfn;
+		cond_resched();
+	}
+	return 0;
+}
+
+/**
+ * pcompact_engine_flush_pcp() - merge the pageblocks per-CPU lists hold back.
+ * @round:	the round that just ended; pcp_flushes, pcp_flush_blocks
+ *		and blocks_freed are added to.
+ *
+ * A page the kernel's compaction migrates frees its source to the
+ * compacting CPU's per-CPU list, so the last blocks a round empties are
+ * free but for pages the score does not see, and nor does an allocation on
+ * another CPU.  Nothing drains those lists soon: 6.12 decays them over
+ * seconds down to thousands of pages per CPU (about 15 K per node at the
+ * streams' start in the 6.12 sweep), and otherwise a direct reclaim does,
+ * after a stall.  For each zone with such a block, one alloc_contig_range()
+ * call on the block (its pages are all free, nothing moves) drains the
+ * zone's lists on every CPU; the block is freed whole and the others merge
+ * as the drain frees their pages.
+ */
+void pcompact_engine_flush_pcp(struct pcompact_round *round)
+{
+	pg_data_t *pgdat = NODE_DATA(round->nid);
+	unsigned long before, after;
+	int zid;
+
+	before = pcompact_free_blocks_node(round->nid, pageblock_order);
+	for (zid = MAX_NR_ZONES - 1; zid >= 0; zid--) {
+		struct zone *zone = &pgdat->node_zones[zid];
+		unsigned long pfn;
+
+		if (!populated_zone(zone) || pcompact_headroom_blocks(zone) < 1)
+			continue;
+		pfn = pcompact_find_held_block(zone);
+		if (!pfn)
+			continue;
+		if (pcompact_contig_take(pfn, pfn + pageblock_nr_pages))
+			continue;
+		pcompact_give_range(pfn, pageblock_nr_pages, pageblock_order);
+		round->pcp_flushes++;
+	}
+	after = pcompact_free_blocks_node(round->nid, pageblock_order);
+	if (after > before) {
+		round->pcp_flush_blocks += after - before;
+		round->blocks_freed += after - before;
+	}
 }
 
 /**

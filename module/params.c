@@ -124,6 +124,33 @@ module_param_cb(any_cpu, &pcompact_param_any_cpu_ops, &pcompact_any_cpu, 0644);
 MODULE_PARM_DESC(any_cpu, "Run each node's pcompactd on any CPU, not only its node's (bool, default: Y)");
 
 /*
+ * flush_pcp - after each round, drain the per-CPU lists of every zone of
+ * the node that has a pageblock free but for pages parked there, so the
+ * blocks the round emptied count for the score and for allocations on
+ * every CPU at once (engine.c, pcompact_engine_flush_pcp()).  bool,
+ * default N (README, "flush_pcp").
+ */
+bool pcompact_flush_pcp;
+
+static int pcompact_param_set_flush_pcp(const char *val,
+					const struct kernel_param *kp)
+{
+	bool value;
+
+	if (pcompact_param_parse_bool("flush_pcp", val, &value))
+		return -EINVAL;
+	WRITE_ONCE(pcompact_flush_pcp, value);
+	return 0;
+}
+
+static const struct kernel_param_ops pcompact_param_flush_pcp_ops = {
+	.set = pcompact_param_set_flush_pcp,
+	.get = param_get_bool,
+};
+module_param_cb(flush_pcp, &pcompact_param_flush_pcp_ops, &pcompact_flush_pcp, 0644);
+MODULE_PARM_DESC(flush_pcp, "After each round, drain the per-CPU lists that hold free blocks back (bool, default: N)");
+
+/*
  * proactiveness - how hard to compact, 0..100, as vm.compaction_proactiveness.
  * Default 20.  Derived thresholds: low = 100 - proactiveness,
  * high = min(low + 10, 100).  0 never compacts (low = high = 100).

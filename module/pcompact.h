@@ -61,6 +61,9 @@ enum pcompact_state {
  * @headroom_stops:	rounds that stopped, or did no work, because the node's
  *			free memory was within pcompact's headroom above its
  *			high watermark.
+ * @pcp_flushes:	per-CPU list drains after rounds (flush_pcp), one per
+ *			zone that held a free block back.
+ * @pcp_flush_blocks:	free pageblocks the node gained over those drains.
  */
 struct pcompact_stats {
 	atomic64_t rounds;
@@ -83,6 +86,8 @@ struct pcompact_stats {
 	atomic64_t reserve_rounds;
 	atomic64_t engine_fallbacks;
 	atomic64_t headroom_stops;
+	atomic64_t pcp_flushes;
+	atomic64_t pcp_flush_blocks;
 };
 
 /**
@@ -146,6 +151,7 @@ extern unsigned int pcompact_interval_ms;
 extern unsigned int pcompact_stall_wake_ms;
 extern unsigned int pcompact_reserve_ms;
 extern bool pcompact_any_cpu;
+extern bool pcompact_flush_pcp;
 extern int pcompact_nice;
 extern unsigned int pcompact_proactiveness;
 extern int pcompact_wmark_low;
@@ -219,6 +225,8 @@ void pcompact_score_wmarks(struct pcompact_wmarks *wmarks);
  * @kernel_called:	out: engine=node-sysfs called the kernel's compaction.
  * @max_used:		contig empties only blocks with at most this many pages
  *			in use, or any block for 0.
+ * @pcp_flushes:	out: per-CPU list drains after the round (flush_pcp).
+ * @pcp_flush_blocks:	out: free pageblocks the node gained over them.
  */
 struct pcompact_round {
 	int nid;
@@ -241,10 +249,13 @@ struct pcompact_round {
 	bool out_of_room;
 	bool kernel_called;
 	unsigned int max_used;
+	unsigned long pcp_flushes;
+	unsigned long pcp_flush_blocks;
 };
 
 int pcompact_engine_check(int engine);
 void pcompact_engine_run(struct pcompact_round *round);
+void pcompact_engine_flush_pcp(struct pcompact_round *round);
 bool pcompact_kswapd_active(int nid);
 
 /* hooks.c */

@@ -49,7 +49,8 @@ FIRST_ATTEMPTS_KEPT = 256
 PCOMPACT_COUNTERS = ("rounds", "blocks_freed", "pages_migrated", "failed_blocks",
                      "skipped_unmovable", "deferrals", "backoffs_kswapd",
                      "backoffs_contention", "compact_ms", "direct_stalls", "stall_wakes",
-                     "reserve_rounds", "engine_fallbacks", "headroom_stops")
+                     "reserve_rounds", "engine_fallbacks", "headroom_stops", "pcp_flushes",
+                     "pcp_flush_blocks")
 
 
 class ScenarioError(Exception):

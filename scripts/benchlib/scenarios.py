@@ -194,6 +194,18 @@ ALL += [
              "rate sweep, pcompact (20) engine=contig run_max_mb=16",
              "engine=contig run_max_mb=16"),
 ]
+# Issue 13's stock at the stream's start: the last blocks a round of the
+# kernel's compaction empties wait on the per-cpu lists (score and other
+# CPUs blind to them) until a decay or a stall's reclaim drains them.
+# `scripts/bench --scenarios kernel,pcompact,pcompact-flush`.
+ALL += [
+    Scenario("pcompact-flush", "module", 20, ("khugehog", "thp"),
+             "pcompact.ko proactiveness=20 flush_pcp=1: each round ends by draining the "
+             "per-cpu lists that hold free blocks back",
+             "flush_pcp=1", "pcp_flushes"),
+    Scenario("sweep-pcompact-flush", "module", 20, SWEEP,
+             "rate sweep, pcompact (20) flush_pcp=1", "flush_pcp=1", "pcp_flushes"),
+]
 SWEEP_SCENARIOS = ["sweep-vanilla", "sweep-kernel", "sweep-pcompact", "sweep-manual",
                    "gfp-vanilla", "gfp-kernel", "gfp-pcompact",
                    "bursts-vanilla", "bursts-kernel", "bursts-pcompact"]
