@@ -1060,3 +1060,14 @@ def test_burst_rows_end_with_the_floor_cut_to_the_bursts_size():
     assert floor[col("slowest3_us")] == 2.0
     # No manual run as long as the bursts: no floor row.
     assert runs.burst_rows({s.name: [burst], "manual": [manual([2.0] * 5)]})[-1][0] == s.name
+
+
+def test_every_option_counter_is_one_the_report_collects():
+    """A scenario's acts counter voids a run left at 0; one the report does
+    not sum from pcompact's statistics would void every run."""
+    from benchlib import report
+    acting = [s for s in scenarios.ALL if s.acts]
+    assert any(s.acts == "pcp_flushes" for s in acting)
+    for s in acting:
+        assert s.acts in report.PCOMPACT_COUNTERS, s.name
+        assert s.mechanism == "module" and s.module_args, s.name
