@@ -895,28 +895,40 @@ void pcompact_engine_run(struct pcompact_round *round)
 	kfree(units);
 }
 
+/* What pcompact_block_free_state() found in a pageblock. */
+enum pcompact_free_state {
+	PCOMPACT_FREE_NOT,	/* something in use, or not a movable block of the zone */
+	PCOMPACT_FREE_WHOLE,	/* within one free buddy of at least pageblock order */
+	PCOMPACT_FREE_HELD,	/* every page free, some of them on per-CPU lists */
+};
+
 /*
- * Whether the movable pageblock at @start has every page free without being
- * one free buddy: the rest of it sits on per-CPU lists (6.12 keeps free
- * order-9 pages there too), where it counts for neither the score nor an
- * allocation on another CPU until the lists are drained.  Lockless and racy
- * as pcompact_scan_block(), whose *@free_end it shares, but it stops at the
- * first page in use, so a fragmented zone reads little of each block.
+ * Whether every page of the pageblock at @start is free, and whether they
+ * are one buddy or some sit on per-CPU lists (6.12 keeps free order-9
+ * pages there too), where they count for neither the score nor an
+ * allocation on another CPU until the lists are drained.  Lockless and
+ * racy as pcompact_scan_block(), with *@free_end carried the same way, but
+ * it stops at the first page in use, so a fragmented zone reads little of
+ * each block.  A free page, on the buddy or per-CPU lists, is never compound,
+ * slab or typed: those at refcount 0 are in use (7.3's slab pages, a free
+ * hugetlb page in its pool), and alloc_contig_range() would fail on them
+ * or dissolve them.
  */
-static bool pcompact_block_held(struct zone *zone, unsigned long start,
-				unsigned long *free_end)
+static int pcompact_block_free_state(struct zone *zone, unsigned long start,
+				     unsigned long *free_end)
 {
 	unsigned long end = start + pageblock_nr_pages;
 	struct page *first = pfn_to_online_page(start);
 	struct page *last = pfn_to_online_page(end - 1);
-	unsigned long pfn;
+	unsigned long pfn, order;
 
-	if (!first || !last || page_zone(first) != zone || page_zone(last) != zone ||
-	    *free_end >= end || pcompact_pageblock_migratetype(start) != MIGRATE_MOVABLE)
-		return false;
-	for (pfn = max(start, *free_end); pfn < end;) {
+	if (!first || !last || page_zone(first) != zone || page_zone(last) != zone)
+		return PCOMPACT_FREE_NOT;
+	/* Buddies are aligned to their order: one of a block or more starts at one. */
+	if (*free_end >= end)
+		return PCOMPACT_FREE_WHOLE;
+	for (pfn = start; pfn < end;) {
 		struct page *page = pfn_to_page(pfn);
-		unsigned long order;
 
 		if (PageBuddy(page)) {
 			/* Racy like the kernel's own unlocked buddy_order() reads. */
@@ -925,30 +937,62 @@ static bool pcompact_block_held(struct zone *zone, unsigned long start,
 				order = 0;
 			if (pfn == start && order >= pageblock_order) {
 				*free_end = pfn + (1UL << order);
-				return false;
+				return PCOMPACT_FREE_WHOLE;
 			}
 			pfn += 1UL << order;
 			continue;
 		}
-		if (page_count(page))
-			return false;
+		if (PageCompound(page) || PageSlab(page) || page_has_type(page) ||
+		    page_count(page))
+			return PCOMPACT_FREE_NOT;
 		pfn++;
 	}
-	return true;
+	if (pcompact_pageblock_migratetype(start) != MIGRATE_MOVABLE)
+		return PCOMPACT_FREE_NOT;
+	return PCOMPACT_FREE_HELD;
 }
 
-/* The first held pageblock of @zone (pcompact_block_held()), or 0. */
+/* The first held pageblock of @zone (pcompact_block_free_state()), or 0. */
 static unsigned long pcompact_find_held_block(struct zone *zone)
 {
 	unsigned long pfn = ALIGN(zone->zone_start_pfn, pageblock_nr_pages);
 	unsigned long end = zone_end_pfn(zone), free_end = pfn;
 
 	for (; pfn + pageblock_nr_pages <= end; pfn += pageblock_nr_pages) {
-		if (pcompact_block_held(zone, pfn, &free_end))
+		if (pcompact_block_free_state(zone, pfn, &free_end) == PCOMPACT_FREE_HELD)
 			return pfn;
 		cond_resched();
 	}
 	return 0;
+}
+
+/*
+ * Drain @zone's per-CPU lists on every CPU through the held block at @pfn:
+ * alloc_contig_range() drains them once the block is isolated, and nothing
+ * in it moves.  The block goes back with its pair partner as one order-10
+ * page where the partner is free too, as that order never sits on a
+ * per-CPU list; alone, as order 9, it parks on this CPU's list, hidden in
+ * turn.  Returns alloc_contig_range()'s error.
+ */
+static int pcompact_flush_zone(struct zone *zone, unsigned long pfn)
+{
+	unsigned long pair = ALIGN_DOWN(pfn, PCOMPACT_PAIR_PAGES);
+	unsigned long partner = pair == pfn ? pfn + pageblock_nr_pages : pair;
+	unsigned long free_end = partner;
+	int err;
+
+	if (pcompact_block_free_state(zone, partner, &free_end) != PCOMPACT_FREE_NOT &&
+	    pcompact_pageblock_migratetype(partner) == MIGRATE_MOVABLE) {
+		err = pcompact_contig_take(pair, pair + PCOMPACT_PAIR_PAGES);
+		if (!err) {
+			pcompact_give_range(pair, PCOMPACT_PAIR_PAGES, PCOMPACT_UNIT_MAX_ORDER);
+			return 0;
+		}
+	}
+	err = pcompact_contig_take(pfn, pfn + pageblock_nr_pages);
+	if (!err)
+		pcompact_give_range(pfn, pageblock_nr_pages, pageblock_order);
+	return err;
 }
 
 /**
@@ -963,14 +1007,15 @@ static unsigned long pcompact_find_held_block(struct zone *zone)
  * seconds down to thousands of pages per CPU (about 15 K per node at the
  * streams' start in the 6.12 sweep), and otherwise a direct reclaim does,
  * after a stall.  For each zone with such a block, one alloc_contig_range()
- * call on the block (its pages are all free, nothing moves) drains the
- * zone's lists on every CPU; the block is freed whole and the others merge
- * as the drain frees their pages.
+ * call on it (pcompact_flush_zone()) drains the zone's lists on every CPU,
+ * and the other such blocks merge as the drain frees their pages.  The gain
+ * is the node's free pageblocks after against before, net of whatever else
+ * allocated or freed meanwhile.
  */
 void pcompact_engine_flush_pcp(struct pcompact_round *round)
 {
 	pg_data_t *pgdat = NODE_DATA(round->nid);
-	unsigned long before, after;
+	unsigned long before, after, flushes = 0;
 	int zid;
 
 	before = pcompact_free_blocks_node(round->nid, pageblock_order);
@@ -978,16 +1023,15 @@ void pcompact_engine_flush_pcp(struct pcompact_round *round)
 		struct zone *zone = &pgdat->node_zones[zid];
 		unsigned long pfn;
 
-		if (!populated_zone(zone) || pcompact_headroom_blocks(zone) < 1)
+		if (!populated_zone(zone) || pcompact_headroom_blocks(zone) < 2)
 			continue;
 		pfn = pcompact_find_held_block(zone);
-		if (!pfn)
-			continue;
-		if (pcompact_contig_take(pfn, pfn + pageblock_nr_pages))
-			continue;
-		pcompact_give_range(pfn, pageblock_nr_pages, pageblock_order);
-		round->pcp_flushes++;
+		if (pfn && !pcompact_flush_zone(zone, pfn))
+			flushes++;
 	}
+	if (!flushes)
+		return;
+	round->pcp_flushes += flushes;
 	after = pcompact_free_blocks_node(round->nid, pageblock_order);
 	if (after > before) {
 		round->pcp_flush_blocks += after - before;
