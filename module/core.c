@@ -133,11 +133,7 @@ static void pcompactd_round(struct pcompact_node *pn, unsigned int score,
 		round.deadline_ns = start + (u64)quota_ms * NSEC_PER_MSEC *
 				    READ_ONCE(pcompact_interval_ms) / MSEC_PER_SEC;
 	pcompact_engine_run(&round);
-	/* Not after a back-off or a spent quota: the drain costs every CPU a little. */
-	if (READ_ONCE(pcompact_flush_pcp) && READ_ONCE(pcompact_enabled) &&
-	    round.stop_reason == PCOMPACT_IDLE && !READ_ONCE(pn->stopping) &&
-	    !kthread_should_stop() &&
-	    (!round.deadline_ns || ktime_get_ns() < round.deadline_ns))
+	if (READ_ONCE(pcompact_flush_pcp))
 		pcompact_engine_flush_pcp(&round);
 	took = ktime_get_ns() - start;
 	after = pcompact_score_node(pn->nid, order);

@@ -195,6 +195,20 @@ static bool pcompact_page_movable(const struct pcompact_scan *scan,
 }
 
 /*
+ * The order of the free buddy at @pfn, read without the zone lock; a value
+ * that cannot be an order there reads as 0, so a walk steps one page.
+ */
+static unsigned long pcompact_buddy_order(struct page *page, unsigned long pfn)
+{
+	/* Racy like the kernel's own unlocked buddy_order() reads. */
+	unsigned long order = data_race(page_private(page));
+
+	if (order >= PCOMPACT_NR_ORDERS || !IS_ALIGNED(pfn, 1UL << order))
+		return 0;
+	return order;
+}
+
+/*
  * Classify the pageblock at @start and count the pages that would have to
  * move.  Lockless and racy by design: a wrong guess costs one failed
  * alloc_contig_range() call, which leaves the block as it was.  LRU and
@@ -230,10 +244,7 @@ static int pcompact_scan_block(const struct pcompact_scan *scan,
 		unsigned long order, next;
 
 		if (PageBuddy(page)) {
-			/* Racy like the kernel's own unlocked buddy_order() reads. */
-			order = data_race(page_private(page));
-			if (order >= PCOMPACT_NR_ORDERS || !IS_ALIGNED(pfn, 1UL << order))
-				order = 0;
+			order = pcompact_buddy_order(page, pfn);
 			next = pfn + (1UL << order);
 			if (next >= end && pfn == start) {
 				*free_end = next;
@@ -931,10 +942,7 @@ static int pcompact_block_free_state(struct zone *zone, unsigned long start,
 		struct page *page = pfn_to_page(pfn);
 
 		if (PageBuddy(page)) {
-			/* Racy like the kernel's own unlocked buddy_order() reads. */
-			order = data_race(page_private(page));
-			if (order >= PCOMPACT_NR_ORDERS || !IS_ALIGNED(pfn, 1UL << order))
-				order = 0;
+			order = pcompact_buddy_order(page, pfn);
 			if (pfn == start && order >= pageblock_order) {
 				*free_end = pfn + (1UL << order);
 				return PCOMPACT_FREE_WHOLE;
@@ -998,7 +1006,8 @@ static int pcompact_flush_zone(struct zone *zone, unsigned long pfn)
 /**
  * pcompact_engine_flush_pcp() - merge the pageblocks per-CPU lists hold back.
  * @round:	the round that just ended; pcp_flushes, pcp_flush_blocks
- *		and blocks_freed are added to.
+ *		and blocks_freed are added to.  Nothing is done after a round
+ *		that backed off or spent its quota, or while pcompact stops.
  *
  * A page the kernel's compaction migrates frees its source to the
  * compacting CPU's per-CPU list, so the last blocks a round empties are
@@ -1018,6 +1027,10 @@ void pcompact_engine_flush_pcp(struct pcompact_round *round)
 	unsigned long before, after, flushes = 0;
 	int zid;
 
+	/* Not after a back-off or a spent quota: the drain costs every CPU a little. */
+	if (round->stop_reason != PCOMPACT_IDLE || READ_ONCE(*round->stopping) ||
+	    pcompact_must_stop(round, ktime_get_ns()))
+		return;
 	before = pcompact_free_blocks_node(round->nid, pageblock_order);
 	for (zid = MAX_NR_ZONES - 1; zid >= 0; zid--) {
 		struct zone *zone = &pgdat->node_zones[zid];
