@@ -5,11 +5,24 @@
 #ifndef KHUGEHOG_KHUGEHOG_H
 #define KHUGEHOG_KHUGEHOG_H
 
+#include <linux/numa.h>
 #include <linux/types.h>
 
 #include "stats.h"
 
 struct page;
+
+/**
+ * struct khh_node_blocks - a node's free pageblocks, as khh_count_blocks() saw them
+ * @whole: blocks within one free buddy of pageblock order or more
+ * @held: blocks whose pages are all free, some of them on per-CPU lists
+ * @held_pages: the free pages of the @held blocks that were off the buddy lists
+ */
+struct khh_node_blocks {
+	unsigned long whole;
+	unsigned long held;
+	unsigned long held_pages;
+};
 
 /* khh_record.zone of a failed allocation */
 #define KHH_NO_ZONE	0xff
@@ -51,6 +64,8 @@ struct khh_record {
  * @free_pages_start: NR_FREE_PAGES over all zones (@node's with node=N)
  *	when the run started
  * @free_pages_end: NR_FREE_PAGES over the same zones when the run ended
+ * @start_blocks: per node id, the free pageblocks when the run started
+ * @count_ns: how long counting @start_blocks took, before the run's clock
  * @margin_pages: the run stops when fewer pages than this (plus one block)
  *	are free in those zones; 0 = no margin
  * @elapsed_ns: duration of the run
@@ -75,6 +90,8 @@ struct khh_state {
 	unsigned long free_pages_start;
 	unsigned long free_pages_end;
 	unsigned long margin_pages;
+	struct khh_node_blocks start_blocks[MAX_NUMNODES];
+	u64 count_ns;
 	u64 elapsed_ns;
 	const char *stop_reason;
 	struct khh_stats st;
@@ -82,6 +99,7 @@ struct khh_state {
 
 extern struct khh_state khh;
 
+u64 khh_count_blocks(struct khh_node_blocks *out);
 int khh_report_init(void);
 void khh_report_exit(void);
 void khh_report_log(void);

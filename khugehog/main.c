@@ -347,6 +347,7 @@ static void __init khh_run(void)
 	struct page *page;
 	u64 start, t0, t1;
 
+	khh.count_ns = khh_count_blocks(khh.start_blocks);
 	khh.free_pages_start = khh_free_pages();
 	start = ktime_get_ns();
 	for (;;) {

@@ -13,6 +13,7 @@
 #include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/mmzone.h>
+#include <linux/nodemask.h>
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
 
@@ -42,6 +43,32 @@ static void khh_put_us(struct seq_file *m, const char *key, u64 ns)
 	char buf[24];
 
 	seq_printf(m, "%s %s\n", key, khh_us(buf, sizeof(buf), ns));
+}
+
+/*
+ * The free pageblocks at the start: totals, then per node with memory
+ * (node ids are not always dense).
+ */
+static void khh_put_blocks(struct seq_file *m)
+{
+	unsigned long whole = 0, held = 0, held_pages = 0;
+	int nid;
+
+	for_each_node_state(nid, N_MEMORY) {
+		whole += khh.start_blocks[nid].whole;
+		held += khh.start_blocks[nid].held;
+		held_pages += khh.start_blocks[nid].held_pages;
+	}
+	seq_printf(m, "whole_blocks_start %lu\n", whole);
+	seq_printf(m, "held_blocks_start %lu\n", held);
+	seq_printf(m, "held_pages_start %lu\n", held_pages);
+	seq_printf(m, "count_blocks_ns %llu\n", khh.count_ns);
+	for_each_node_state(nid, N_MEMORY) {
+		seq_printf(m, "whole_blocks_start_node%d %lu\n", nid,
+			   khh.start_blocks[nid].whole);
+		seq_printf(m, "held_blocks_start_node%d %lu\n", nid,
+			   khh.start_blocks[nid].held);
+	}
 }
 
 static int khh_summary_show(struct seq_file *m, void *v)
@@ -76,6 +103,7 @@ static int khh_summary_show(struct seq_file *m, void *v)
 	seq_printf(m, "held_pages %llu\n", khh.held_pages);
 	seq_printf(m, "pinned_blocks %llu\n", khh.pinned_blocks);
 	seq_printf(m, "margin_pages %lu\n", khh.margin_pages);
+	khh_put_blocks(m);
 	khh_put_us(m, "min_us", khh.st.min);
 	for (i = 0; i < KHH_NR_PCT; i++) {
 		snprintf(key, sizeof(key), "p%s_us", khh_pcts[i].name);

@@ -297,6 +297,17 @@ def build_workload(scenario, files, w, present):
             "margin_share_pct": metrics.ratio(margin, free, 100),
             "latency": {k: v for k, v in khh.items() if k.endswith("_us")},
         })
+        # khugehog's own count before its first allocation (older builds
+        # have none): blocks free as one buddy, and blocks whose pages are
+        # all free but some wait on per-cpu lists, which a drain of the
+        # lists turns into stock at once.
+        for key in ("whole_blocks_start", "held_blocks_start"):
+            if isinstance(khh.get(key), int):
+                at = key.replace("_start", "_at_start")
+                summary[at] = khh[key]
+                summary[at + "_by_node"] = {
+                    k[len(key + "_node"):]: v for k, v in khh.items()
+                    if k.startswith(key + "_node") and isinstance(v, int)}
         out_files[prefix + "khugehog_summary.txt"] = files[f"{w}/summary.txt"]
         samples_csv = _need(files, f"{w}/samples.csv")
         if not samples_csv.startswith("index,t_ns,latency_ns,node,zone,success\n"):
@@ -1325,14 +1336,20 @@ def runs_markdown(ctx, targets, run_rows, aggregated, order, like=None,
                  "per-cpu lists, whose pages can complete many blocks at once: the pages "
                  "those lists held at the start (median; per run and node in "
                  "`stream_starts.csv`; n/a where the guest did not record them).\n")
-        L.append("| Scenario | Workload | runs | stock (median) | per-cpu pages (median) | "
-                 "stalls (median) | by stock: stock -> stalls (mean us) |")
-        L.append("|:---|:---|---:|---:|---:|---:|:---|")
+        L.append("Held blocks: khugehog's count, just before its first allocation, of "
+                 "the blocks whose pages were all free but some on per-cpu lists, so that "
+                 "neither the stock nor an allocation on another CPU saw them (median; "
+                 "*+held* per run; n/a where khugehog did not count them).\n")
+        L.append("| Scenario | Workload | runs | stock (median) | held blocks (median) | "
+                 "per-cpu pages (median) | stalls (median) | "
+                 "by stock: stock +held -> stalls (mean us) |")
+        L.append("|:---|:---|---:|---:|---:|---:|---:|:---|")
         for (name, w), e in starts.items():
-            by = ", ".join(f"{stock} -> {_fmt(stalls)} ({_fmt(mean)})"
-                           for stock, stalls, mean in e["by_stock"])
+            by = ", ".join(f"{stock}{'' if held is None else f' +{held}'} -> "
+                           f"{_fmt(stalls)} ({_fmt(mean)})"
+                           for stock, stalls, mean, held in e["by_stock"])
             L.append(f"| {name} | {w} | {e['runs']} | {_fmt(e['stock'])} | "
-                     f"{_fmt(e['pcp'])} | {_fmt(e['stalls'])} | {by} |")
+                     f"{_fmt(e['held'])} | {_fmt(e['pcp'])} | {_fmt(e['stalls'])} | {by} |")
         L.append("")
     L.append("Plots below: the latency CDF has one line per run that counts; the others "
              "show one run per scenario, the one whose khugehog p50 is nearest the median "

@@ -671,7 +671,8 @@ def stream_rows(standing):
 STREAM_START_COLUMNS = ["scenario", "workload", "delay_us", "run", "free_order9_blocks_at_start",
                         "pcp_pages_at_start", "pcp_pages_at_start_by_node", "pcp_pages_at_end",
                         "pcp_pages_at_end_by_node", "compact_stall", "allocstall", "mean_us",
-                        "over_100us_pct"]
+                        "over_100us_pct", "held_blocks_at_start", "held_blocks_at_start_by_node",
+                        "whole_blocks_at_start"]
 
 
 def _by_node(values):
@@ -710,15 +711,18 @@ def stream_start_rows(standing):
                              _by_node(step.get("pcp_pages_at_end_by_node")),
                              vm.get("compact_stall"), vm.get("allocstall"),
                              (step.get("latency") or {}).get("mean_us"),
-                             step.get("over_100us_pct")])
+                             step.get("over_100us_pct"), step.get("held_blocks_at_start"),
+                             _by_node(step.get("held_blocks_at_start_by_node")),
+                             step.get("whole_blocks_at_start")])
     return rows
 
 
 def stream_start_summary(rows):
     """stream_start_rows() per scenario and workload: {(scenario, workload):
     {"runs": n, "stock": median, "stalls": median, "pcp": median per-cpu pages
-    at the start or None, "by_stock": [(stock, stalls, mean_us), ...] sorted
-    by stock}}, in first-seen order."""
+    at the start or None, "held": median held blocks at the start or None,
+    "by_stock": [(stock, stalls, mean_us, held), ...] sorted by stock}}, in
+    first-seen order."""
     out = {}
     col = {c: i for i, c in enumerate(STREAM_START_COLUMNS)}
     for r in rows:
@@ -728,12 +732,16 @@ def stream_start_summary(rows):
         stocks = [r[col["free_order9_blocks_at_start"]] for r in rs]
         stalls = [r[col["compact_stall"]] for r in rs if _number(r[col["compact_stall"]])]
         pcp = [r[col["pcp_pages_at_start"]] for r in rs if _number(r[col["pcp_pages_at_start"]])]
+        held = [r[col["held_blocks_at_start"]] for r in rs
+                if _number(r[col["held_blocks_at_start"]])]
         summary[key] = {
             "runs": len(rs), "stock": stats.median(stocks),
             "stalls": stats.median(stalls) if stalls else None,
             "pcp": stats.median(pcp) if pcp else None,
+            "held": stats.median(held) if held else None,
             "by_stock": sorted(((r[col["free_order9_blocks_at_start"]], r[col["compact_stall"]],
-                                 r[col["mean_us"]]) for r in rs), key=lambda t: t[0])}
+                                 r[col["mean_us"]], r[col["held_blocks_at_start"]])
+                                for r in rs), key=lambda t: t[0])}
     return summary
 
 

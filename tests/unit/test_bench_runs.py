@@ -683,11 +683,20 @@ def test_each_proactive_stream_start_is_listed_run_by_run():
     # "start" sends them; sweep5000's guest sent none.
     files["sweep0/pcp_start.txt"] = "pcp_pages 1234\npcp_pages_node0 1000\npcp_pages_node1 234\n"
     files["sweep0/pcp_after.txt"] = "pcp_pages 56\npcp_pages_node0 50\npcp_pages_node1 6\n"
+    # khugehog's count of the free blocks before its first allocation;
+    # sweep5000's khugehog is an older build that has none.
+    files["sweep0/summary.txt"] += ("whole_blocks_start 300\nheld_blocks_start 77\n"
+                                    "whole_blocks_start_node0 200\nheld_blocks_start_node0 70\n"
+                                    "whole_blocks_start_node1 100\nheld_blocks_start_node1 7\n")
     text = "".join(tbr.framed(n, c) for n, c in files.items()) + "=== done ===\n"
     summary = report.build_scenario(s, frames.split_frames(text))[0]
     assert summary["sweep0"]["pcp_pages_at_start"] == 1234
     assert summary["sweep0"]["pcp_pages_at_start_by_node"] == {"0": 1000, "1": 234}
     assert "pcp_pages_at_start" not in summary["sweep5000"]
+    assert summary["sweep0"]["held_blocks_at_start"] == 77
+    assert summary["sweep0"]["held_blocks_at_start_by_node"] == {"0": 70, "1": 7}
+    assert summary["sweep0"]["whole_blocks_at_start"] == 300
+    assert "held_blocks_at_start" not in summary["sweep5000"]
     stock = summary["sweep0"]["free_order9_blocks_at_start"]
     assert stock > 0
     first, second = dict(summary, run=1), json.loads(json.dumps(summary))
@@ -706,18 +715,24 @@ def test_each_proactive_stream_start_is_listed_run_by_run():
     assert rows[0][col["pcp_pages_at_end"]] == 56
     assert rows[0][col["pcp_pages_at_end_by_node"]] == "0:50 1:6"
     assert rows[0][col["compact_stall"]] == summary["sweep0"]["vmstat"]["compact_stall"]
+    assert rows[0][col["held_blocks_at_start"]] == 77
+    assert rows[0][col["held_blocks_at_start_by_node"]] == "0:70 1:7"
+    assert rows[0][col["whole_blocks_at_start"]] == 300
+    assert rows[2][col["held_blocks_at_start"]] is None
     by = runs.stream_start_summary(rows)[(s.name, "sweep0")]
     assert by["runs"] == 2 and by["stock"] == stock - 0.5 and by["pcp"] == 1234
+    assert by["held"] == 77
     assert runs.stream_start_summary(rows)[(s.name, "sweep5000")]["pcp"] is None
+    assert runs.stream_start_summary(rows)[(s.name, "sweep5000")]["held"] is None
     assert [t[:2] for t in by["by_stock"]] == [(stock - 1, 99),
                                               (stock, rows[0][col["compact_stall"]])]
     text = report.runs_markdown({"runs": 2, "seed": 1, "retries": 1, "stream_starts": rows},
                                 [], [], {}, [])
     assert "## Stock at each stream's start, run by run" in text
-    assert f"| {s.name} | sweep0 | 2 | " in text and f"{stock - 1} -> 99 (" in text
-    assert " | 1234 | " in text and f"| {s.name} | sweep5000 | 2 | " in text
-    assert [line.split(" | ")[4] for line in text.splitlines()
-            if line.startswith(f"| {s.name} | sweep5000 |")] == ["n/a"]
+    assert f"| {s.name} | sweep0 | 2 | " in text and f"{stock - 1} +77 -> 99 (" in text
+    assert " | 77.00 | 1234 | " in text and f"| {s.name} | sweep5000 | 2 | " in text
+    assert [line.split(" | ")[4:6] for line in text.splitlines()
+            if line.startswith(f"| {s.name} | sweep5000 |")] == [["n/a", "n/a"]]
 
 
 def test_sweep_workloads_become_stream_rows_and_a_plot(tmp_path):

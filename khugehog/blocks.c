@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * blocks.c - khugehog's count of the free pageblocks a run starts with
+ *
+ * The buddy lists (/proc/buddyinfo) show the pageblocks that are free as
+ * one buddy.  A pageblock can also be free with some of its pages waiting
+ * on per-CPU lists: compaction frees each migrated page's source to the
+ * compacting CPU's list, and 6.12 keeps whole order-9 pages there too.
+ * Such a block is no stock for an allocation on another CPU until the
+ * lists are drained, and then it is one at once; the first direct reclaim
+ * of a stream drains every list.  Counting both kinds when the run starts
+ * tells a benchmark what the stream met beyond the buddy lists.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ktime.h>
+#include <linux/memory_hotplug.h>
+#include <linux/mm.h>
+#include <linux/mmzone.h>
+#include <linux/nodemask.h>
+#include <linux/page-flags.h>
+#include <linux/sched.h>
+
+#include "compat.h"
+#include "khugehog.h"
+
+/* What khh_block_state() found in a pageblock. */
+enum khh_block_state {
+	KHH_BLOCK_USED,		/* a page in use, or not all in the zone */
+	KHH_BLOCK_WHOLE,	/* within one free buddy of pageblock order or more */
+	KHH_BLOCK_HELD,		/* every page free, some on per-CPU lists */
+};
+
+/*
+ * The order of the free buddy at @page, or 0 when the racy read of it is
+ * out of range or misaligned: the buddy was just split or merged.
+ */
+static unsigned long khh_buddy_order(struct page *page, unsigned long pfn)
+{
+	/* Racy like the kernel's own unlocked buddy_order() reads. */
+	unsigned long order = data_race(page_private(page));
+
+	if (order >= KHH_NR_ORDERS || !IS_ALIGNED(pfn, 1UL << order))
+		return 0;
+	return order;
+}
+
+/*
+ * Classify the pageblock at @start of @zone, without locks: a count for a
+ * report, not a decision.  *@free_end carries the end of a buddy begun in
+ * an earlier block: only the first page of a free order-10 buddy is
+ * PageBuddy.  A free page off the buddy lists is at refcount 0 and neither
+ * compound, slab nor typed (7.3's slab pages and a pooled hugetlb page are
+ * at refcount 0 too).  *@loose gets the free pages found off the buddy
+ * lists of a held block.
+ */
+static int khh_block_state(struct zone *zone, unsigned long start,
+			   unsigned long *free_end, unsigned long *loose)
+{
+	unsigned long end = start + pageblock_nr_pages;
+	struct page *first = pfn_to_online_page(start);
+	struct page *last = pfn_to_online_page(end - 1);
+	unsigned long pfn, order, off_lists = 0;
+
+	if (!first || !last || page_zone(first) != zone || page_zone(last) != zone)
+		return KHH_BLOCK_USED;
+	if (*free_end >= end)
+		return KHH_BLOCK_WHOLE;
+	for (pfn = start; pfn < end;) {
+		struct page *page = pfn_to_page(pfn);
+
+		if (PageBuddy(page)) {
+			order = khh_buddy_order(page, pfn);
+			if (pfn == start && order >= pageblock_order) {
+				*free_end = pfn + (1UL << order);
+				return KHH_BLOCK_WHOLE;
+			}
+			pfn += 1UL << order;
+			continue;
+		}
+		if (PageCompound(page) || PageSlab(page) || page_has_type(page) ||
+		    page_count(page))
+			return KHH_BLOCK_USED;
+		off_lists++;
+		pfn++;
+	}
+	*loose = off_lists;
+	return KHH_BLOCK_HELD;
+}
+
+static void khh_count_zone(struct zone *zone, struct khh_node_blocks *nb)
+{
+	unsigned long pfn = ALIGN(zone->zone_start_pfn, pageblock_nr_pages);
+	unsigned long end = zone_end_pfn(zone), free_end = pfn, loose;
+
+	for (; pfn + pageblock_nr_pages <= end; pfn += pageblock_nr_pages) {
+		switch (khh_block_state(zone, pfn, &free_end, &loose)) {
+		case KHH_BLOCK_WHOLE:
+			nb->whole++;
+			break;
+		case KHH_BLOCK_HELD:
+			nb->held++;
+			nb->held_pages += loose;
+			break;
+		}
+		cond_resched();
+	}
+}
+
+/**
+ * khh_count_blocks() - count the free pageblocks of every node with memory
+ * @out:	per node, indexed by node id; zeroed here first
+ *
+ * Return: how long the count took, in ns.
+ */
+u64 khh_count_blocks(struct khh_node_blocks *out)
+{
+	u64 t0 = ktime_get_ns();
+	int nid, zid;
+
+	memset(out, 0, sizeof(*out) * MAX_NUMNODES);
+	for_each_node_state(nid, N_MEMORY) {
+		pg_data_t *pgdat = NODE_DATA(nid);
+
+		for (zid = 0; zid < MAX_NR_ZONES; zid++) {
+			struct zone *zone = &pgdat->node_zones[zid];
+
+			if (populated_zone(zone))
+				khh_count_zone(zone, &out[nid]);
+		}
+	}
+	return ktime_get_ns() - t0;
+}
