@@ -1341,15 +1341,16 @@ def runs_markdown(ctx, targets, run_rows, aggregated, order, like=None,
                  "neither the stock nor an allocation on another CPU saw them (median; "
                  "*+held* per run; n/a where khugehog did not count them).\n")
         L.append("| Scenario | Workload | runs | stock (median) | held blocks (median) | "
-                 "per-cpu pages (median) | stalls (median) | "
+                 "stock + held (median) | per-cpu pages (median) | stalls (median) | "
                  "by stock: stock +held -> stalls (mean us) |")
-        L.append("|:---|:---|---:|---:|---:|---:|---:|:---|")
+        L.append("|:---|:---|---:|---:|---:|---:|---:|---:|:---|")
         for (name, w), e in starts.items():
             by = ", ".join(f"{stock}{'' if held is None else f' +{held}'} -> "
                            f"{_fmt(stalls)} ({_fmt(mean)})"
                            for stock, stalls, mean, held in e["by_stock"])
             L.append(f"| {name} | {w} | {e['runs']} | {_fmt(e['stock'])} | "
-                     f"{_fmt(e['held'])} | {_fmt(e['pcp'])} | {_fmt(e['stalls'])} | {by} |")
+                     f"{_fmt(e['held'])} | {_fmt(e['supply'])} | {_fmt(e['pcp'])} | "
+                     f"{_fmt(e['stalls'])} | {by} |")
         L.append("")
     L.append("Plots below: the latency CDF has one line per run that counts; the others "
              "show one run per scenario, the one whose khugehog p50 is nearest the median "

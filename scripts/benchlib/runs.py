@@ -721,6 +721,7 @@ def stream_start_summary(rows):
     """stream_start_rows() per scenario and workload: {(scenario, workload):
     {"runs": n, "stock": median, "stalls": median, "pcp": median per-cpu pages
     at the start or None, "held": median held blocks at the start or None,
+    "supply": median of stock + held blocks or None,
     "by_stock": [(stock, stalls, mean_us, held), ...] sorted by stock}}, in
     first-seen order."""
     out = {}
@@ -734,11 +735,15 @@ def stream_start_summary(rows):
         pcp = [r[col["pcp_pages_at_start"]] for r in rs if _number(r[col["pcp_pages_at_start"]])]
         held = [r[col["held_blocks_at_start"]] for r in rs
                 if _number(r[col["held_blocks_at_start"]])]
+        # What a drain of the lists would make of the stock, run by run.
+        supply = [r[col["free_order9_blocks_at_start"]] + r[col["held_blocks_at_start"]]
+                  for r in rs if _number(r[col["held_blocks_at_start"]])]
         summary[key] = {
             "runs": len(rs), "stock": stats.median(stocks),
             "stalls": stats.median(stalls) if stalls else None,
             "pcp": stats.median(pcp) if pcp else None,
             "held": stats.median(held) if held else None,
+            "supply": stats.median(supply) if supply else None,
             "by_stock": sorted(((r[col["free_order9_blocks_at_start"]], r[col["compact_stall"]],
                                  r[col["mean_us"]], r[col["held_blocks_at_start"]])
                                 for r in rs), key=lambda t: t[0])}
