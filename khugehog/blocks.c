@@ -5,7 +5,7 @@
  * The buddy lists (/proc/buddyinfo) show the pageblocks that are free as
  * one buddy.  A pageblock can also be free with some of its pages waiting
  * on per-CPU lists: compaction frees each migrated page's source to the
- * compacting CPU's list, and 6.12 keeps whole order-9 pages there too.
+ * compacting CPU's list, and 6.1 and later keep whole order-9 pages there too.
  * Such a block is no stock for an allocation on another CPU until the
  * lists are drained, and then it is one at once; the first direct reclaim
  * of a stream drains every list.  Counting both kinds when the run starts
@@ -52,7 +52,9 @@ static unsigned long khh_buddy_order(struct page *page, unsigned long pfn)
  * PageBuddy.  A free page off the buddy lists is at refcount 0 and neither
  * compound, slab nor typed (7.3's slab pages and a pooled hugetlb page are
  * at refcount 0 too).  *@loose gets the free pages found off the buddy
- * lists of a held block.
+ * lists of a held block.  7.x's alloc_contig_frozen_range() leaves the
+ * pages it took at refcount 0 too: a range pcompact's engine holds for a
+ * moment reads as held.
  */
 static int khh_block_state(struct zone *zone, unsigned long start,
 			   unsigned long *free_end, unsigned long *loose)
@@ -84,6 +86,9 @@ static int khh_block_state(struct zone *zone, unsigned long start,
 		off_lists++;
 		pfn++;
 	}
+	/* Smaller buddies only: they were merging as we read. */
+	if (!off_lists)
+		return KHH_BLOCK_USED;
 	*loose = off_lists;
 	return KHH_BLOCK_HELD;
 }

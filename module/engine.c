@@ -915,7 +915,7 @@ enum pcompact_free_state {
 
 /*
  * Whether every page of the pageblock at @start is free, and whether they
- * are one buddy or some sit on per-CPU lists (6.12 keeps free order-9
+ * are one buddy or some sit on per-CPU lists (6.1 and later keep free order-9
  * pages there too), where they count for neither the score nor an
  * allocation on another CPU until the lists are drained.  Lockless and
  * racy as pcompact_scan_block(), with *@free_end carried the same way, but

@@ -1338,10 +1338,12 @@ def runs_markdown(ctx, targets, run_rows, aggregated, order, like=None,
                  "`stream_starts.csv`; n/a where the guest did not record them).\n")
         L.append("Held blocks: khugehog's count, just before its first allocation, of "
                  "the blocks whose pages were all free but some on per-cpu lists, so that "
-                 "neither the stock nor an allocation on another CPU saw them (median; "
-                 "*+held* per run; n/a where khugehog did not count them).\n")
+                 "neither the stock nor an allocation on another CPU saw them, and whole + "
+                 "held: its count of the blocks free as one buddy plus those, taken together, "
+                 "what a drain of the lists would make the stock (medians over the runs "
+                 "khugehog counted them in; *+held* per run; n/a where it did not).\n")
         L.append("| Scenario | Workload | runs | stock (median) | held blocks (median) | "
-                 "stock + held (median) | per-cpu pages (median) | stalls (median) | "
+                 "whole + held (median) | per-cpu pages (median) | stalls (median) | "
                  "by stock: stock +held -> stalls (mean us) |")
         L.append("|:---|:---|---:|---:|---:|---:|---:|---:|:---|")
         for (name, w), e in starts.items():

@@ -721,7 +721,7 @@ def stream_start_summary(rows):
     """stream_start_rows() per scenario and workload: {(scenario, workload):
     {"runs": n, "stock": median, "stalls": median, "pcp": median per-cpu pages
     at the start or None, "held": median held blocks at the start or None,
-    "supply": median of stock + held blocks or None,
+    "supply": median of khugehog's whole + held blocks or None,
     "by_stock": [(stock, stalls, mean_us, held), ...] sorted by stock}}, in
     first-seen order."""
     out = {}
@@ -735,9 +735,12 @@ def stream_start_summary(rows):
         pcp = [r[col["pcp_pages_at_start"]] for r in rs if _number(r[col["pcp_pages_at_start"]])]
         held = [r[col["held_blocks_at_start"]] for r in rs
                 if _number(r[col["held_blocks_at_start"]])]
-        # What a drain of the lists would make of the stock, run by run.
-        supply = [r[col["free_order9_blocks_at_start"]] + r[col["held_blocks_at_start"]]
-                  for r in rs if _number(r[col["held_blocks_at_start"]])]
+        # What a drain of the lists would make of the stock, run by run:
+        # khugehog's two counts, taken together (the sampler's stock is
+        # older, and blocks can move between the two in the meantime).
+        supply = [r[col["whole_blocks_at_start"]] + r[col["held_blocks_at_start"]]
+                  for r in rs if _number(r[col["held_blocks_at_start"]]) and
+                  _number(r[col["whole_blocks_at_start"]])]
         summary[key] = {
             "runs": len(rs), "stock": stats.median(stocks),
             "stalls": stats.median(stalls) if stalls else None,

@@ -721,7 +721,7 @@ def test_each_proactive_stream_start_is_listed_run_by_run():
     assert rows[2][col["held_blocks_at_start"]] is None
     by = runs.stream_start_summary(rows)[(s.name, "sweep0")]
     assert by["runs"] == 2 and by["stock"] == stock - 0.5 and by["pcp"] == 1234
-    assert by["held"] == 77 and by["supply"] == stock - 0.5 + 77
+    assert by["held"] == 77 and by["supply"] == 300 + 77
     assert runs.stream_start_summary(rows)[(s.name, "sweep5000")]["pcp"] is None
     assert runs.stream_start_summary(rows)[(s.name, "sweep5000")]["held"] is None
     assert [t[:2] for t in by["by_stock"]] == [(stock - 1, 99),
@@ -730,7 +730,7 @@ def test_each_proactive_stream_start_is_listed_run_by_run():
                                 [], [], {}, [])
     assert "## Stock at each stream's start, run by run" in text
     assert f"| {s.name} | sweep0 | 2 | " in text and f"{stock - 1} +77 -> 99 (" in text
-    assert f" | 77.00 | {stock + 76.5:.0f} | 1234 | " in text and f"| {s.name} | sweep5000 | 2 | " in text
+    assert " | 77.00 | 377 | 1234 | " in text and f"| {s.name} | sweep5000 | 2 | " in text
     assert [line.split(" | ")[4:6] for line in text.splitlines()
             if line.startswith(f"| {s.name} | sweep5000 |")] == [["n/a", "n/a"]]
     assert runs.stream_start_summary(rows)[(s.name, "sweep5000")]["supply"] is None

@@ -5,10 +5,11 @@
 # /proc/buddyinfo shows) and those whose pages are all free but some wait
 # on per-cpu lists (held_blocks_start), which /proc/buddyinfo does not show.
 # - idle, with the lists drained, the whole blocks of each node are the
-#   node's free order-9 blocks in /proc/buddyinfo;
+#   node's free order-9 blocks in /proc/buddyinfo, less the few that
+#   loading khugehog takes;
 # - right after frag exits, its pages freed through the per-cpu lists,
 #   blocks are held, each with at least one of its pages off the buddy
-#   lists, and draining the lists turns held blocks into whole ones.
+#   lists, and draining the lists turns most of them into whole ones.
 TIMEOUT=300
 . /pc/tests/vm/lib.sh
 
@@ -43,7 +44,8 @@ for n in $(nodes_with_memory); do
 	eval "want=\$buddy_$n"
 	got=$(kv "whole_blocks_start_node$n") || fail "no whole_blocks_start_node$n"
 	kv "held_blocks_start_node$n" >/dev/null || fail "no held_blocks_start_node$n"
-	[ "$got" -ge "$((want - 2))" ] && [ "$got" -le "$((want + 2))" ] ||
+	# Loading khugehog and its record arrays may split a few blocks first.
+	[ "$got" -ge "$((want - 6))" ] && [ "$got" -le "$((want + 2))" ] ||
 		fail "node $n: whole_blocks_start $got, /proc/buddyinfo had $want"
 	total=$((total + got))
 done
@@ -68,13 +70,18 @@ if [ "$held" -eq 0 ]; then
 fi
 [ "$loose" -ge "$held" ] && [ "$loose" -le "$((held * 512))" ] ||
 	fail "held_pages_start $loose for $held held blocks"
+whole=$(kv whole_blocks_start)
 rmmod khugehog || fail "rmmod khugehog"
 
-# Drained, the held blocks are whole.
-drain_pcp_lists || note "per-cpu lists still hold $(pcp_pages) pages"
+# Drained, most held blocks are whole.  A few held blocks prove nothing
+# here: each count's own page, freed at once, may wait on a list.
+[ "$held" -ge 8 ] || skip "only $held held blocks to drain"
+drain_pcp_lists || skip "the per-cpu lists still hold $(pcp_pages) pages after 30 s"
 count_blocks
-[ "$(kv held_blocks_start)" -lt "$held" ] ||
+[ "$(kv held_blocks_start)" -le "$((held / 2))" ] ||
 	fail "held_blocks_start $(kv held_blocks_start) after the drain, $held before"
+[ "$(kv whole_blocks_start)" -gt "$whole" ] ||
+	fail "whole_blocks_start $(kv whole_blocks_start) after the drain, $whole before"
 rmmod khugehog || fail "rmmod khugehog"
 trap - EXIT
 check_dmesg_clean
