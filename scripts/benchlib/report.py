@@ -1353,6 +1353,19 @@ def runs_markdown(ctx, targets, run_rows, aggregated, order, like=None,
             L.append(f"| {name} | {w} | {e['runs']} | {_fmt(e['stock'])} | "
                      f"{_fmt(e['held'])} | {_fmt(e['supply'])} | {_fmt(e['pcp'])} | "
                      f"{_fmt(e['stalls'])} | {by} |")
+        supply = runs.stream_start_supply(ctx.get("stream_starts") or [], ctx.get("seed", 0))
+        if supply:
+            L.append("")
+            L.append("Over every stream of every run, pcompact's supply at the start against the "
+                     "kernel's: the ratio of the medians, with a 95% bootstrap interval that "
+                     "resamples whole runs (the streams of one boot are not independent).\n")
+            L.append("| Scenario | against | at the stream's start | runs | median | "
+                     "against's median | ratio [95%] |")
+            L.append("|:---|:---|:---|---:|---:|---:|:---|")
+            for name, kernel, label, got in supply:
+                L.append(f"| {name} | {kernel} | {label} | {got['n_num']}/{got['n_den']} | "
+                         f"{_fmt(got['median_num'])} | {_fmt(got['median_den'])} | "
+                         f"{_fmt(got['ratio'])}x [{_fmt(got['lo'])}, {_fmt(got['hi'])}] |")
         L.append("")
     L.append("Plots below: the latency CDF has one line per run that counts; the others "
              "show one run per scenario, the one whose khugehog p50 is nearest the median "

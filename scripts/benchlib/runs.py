@@ -753,6 +753,48 @@ def stream_start_summary(rows):
     return summary
 
 
+# What stream_start_supply() compares: (label, value of a row or None).
+SUPPLY_MEASURES = (
+    ("whole + held", lambda r, c: _sum_or_none(r[c["whole_blocks_at_start"]],
+                                               r[c["held_blocks_at_start"]])),
+    ("held on the per-cpu lists", lambda r, c: r[c["held_blocks_at_start"]]),
+    ("free as one buddy (khugehog's count)", lambda r, c: r[c["whole_blocks_at_start"]]),
+)
+
+
+def _sum_or_none(a, b):
+    return a + b if _number(a) and _number(b) else None
+
+
+def stream_start_supply(rows, seed):
+    """Each proactive module scenario's supply at its streams' start against
+    the sysctl scenario of the same proactiveness, over every stream of
+    every run (stream_start_rows()): [(scenario, kernel scenario, label,
+    bootstrap_ratio_grouped())] for each of SUPPLY_MEASURES that both
+    counted, resampling whole runs."""
+    col = {c: i for i, c in enumerate(STREAM_START_COLUMNS)}
+    by = {}
+    for r in rows:
+        by.setdefault(r[col["scenario"]], {}).setdefault(r[col["run"]], []).append(r)
+    out = []
+    for name, name_runs in by.items():
+        s = scenarios.BY_NAME.get(name)
+        if not s or s.mechanism != "module":
+            continue
+        kernels = [k for k in by if scenarios.BY_NAME.get(k) and
+                   scenarios.BY_NAME[k].mechanism == "sysctl" and
+                   scenarios.BY_NAME[k].proactiveness == s.proactiveness and
+                   set(scenarios.BY_NAME[k].workloads) == set(s.workloads)]
+        for kernel in kernels:
+            for label, value in SUPPLY_MEASURES:
+                groups = [[[value(r, col) for r in rs if _number(value(r, col))]
+                           for rs in runs_of.values()] for runs_of in (name_runs, by[kernel])]
+                got = stats.bootstrap_ratio_grouped(groups[0], groups[1], seed)
+                if got["ratio"] is not None:
+                    out.append((name, kernel, label, got))
+    return out
+
+
 BURST_COLUMNS = ["scenario", "burst", "reached_low", "idle_between", "wait_s", "size",
                  "obtained_pct", "p50_us", "p95_us", "over_100us_pct", "p99_attempts_us",
                  "slowest1_us", "slowest2_us", "slowest3_us", "runs"]

@@ -125,6 +125,38 @@ def bootstrap_ratio(num, den, seed, level=LEVEL, resamples=RESAMPLES):
     return out
 
 
+def bootstrap_ratio_grouped(num, den, seed, level=LEVEL, resamples=RESAMPLES):
+    """bootstrap_ratio() of the medians of pooled values, resampling whole
+    groups: num and den are lists of groups (each a list of values, one
+    group per boot), since the values one boot gives are not independent
+    of each other.  {n_num, n_den (groups), median_num, median_den (of
+    the pooled values), ratio, lo, hi}; lo/hi are None below 2 groups a
+    side."""
+    a = [_clean(g) for g in num if _clean(g)]
+    b = [_clean(g) for g in den if _clean(g)]
+    out = {"n_num": len(a), "n_den": len(b), "median_num": None, "median_den": None,
+           "ratio": None, "lo": None, "hi": None}
+    pooled = lambda groups: median([v for g in groups for v in g])
+    if not a or not b:
+        return out
+    out["median_num"], out["median_den"] = pooled(a), pooled(b)
+    if not pooled(b):
+        return out
+    out["ratio"] = pooled(a) / pooled(b)
+    if len(a) < 2 or len(b) < 2:
+        return out
+    rng = random.Random(seed)
+    ratios = []
+    for _ in range(resamples):
+        ra = pooled(rng.choices(a, k=len(a)))
+        rb = pooled(rng.choices(b, k=len(b)))
+        ratios.append(ra / rb if rb else INF)
+    ratios.sort()
+    tail = (1 - level) / 2
+    out["lo"], out["hi"] = quantile(ratios, tail), quantile(ratios, 1 - tail)
+    return out
+
+
 def verdict(estimate, lo, hi, threshold, want, runs=None):
     """met / missed / unsettled / not measured for an estimate (a median
     or a ratio of medians) with its interval [lo, hi].

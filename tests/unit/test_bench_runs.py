@@ -1087,3 +1087,30 @@ def test_every_option_counter_is_one_the_report_collects():
     for s in acting:
         assert s.acts in report.PCOMPACT_COUNTERS, s.name
         assert s.mechanism == "module" and s.module_args, s.name
+
+
+def test_stream_start_supply_compares_pcompact_with_the_kernel_by_run():
+    from benchlib import report
+
+    def row(name, run, whole, held):
+        r = dict.fromkeys(runs.STREAM_START_COLUMNS)
+        r.update(scenario=name, workload="sweep0", run=run, free_order9_blocks_at_start=250,
+                 whole_blocks_at_start=whole, held_blocks_at_start=held)
+        return [r[c] for c in runs.STREAM_START_COLUMNS]
+
+    rows = [row("sweep-pcompact", run, 200, 100) for run in (1, 2) for _ in range(4)]
+    rows += [row("sweep-kernel", run, 300, 100) for run in (1, 2) for _ in range(4)]
+    # An older khugehog counted nothing: no value, not a zero.
+    rows += [row("sweep-manual", 1, None, None), row("sweep-pcompact", 3, None, None)]
+    got = {(n, k, label): r for n, k, label, r in runs.stream_start_supply(rows, seed=1)}
+    assert set(got) == {("sweep-pcompact", "sweep-kernel", label)
+                        for label, _ in runs.SUPPLY_MEASURES}
+    supply = got[("sweep-pcompact", "sweep-kernel", "whole + held")]
+    assert supply["ratio"] == pytest.approx(300 / 400) and supply["n_num"] == 2
+    assert supply["lo"] == supply["hi"] == pytest.approx(0.75)
+    assert got[("sweep-pcompact", "sweep-kernel", "held on the per-cpu lists")]["ratio"] == 1
+    text = report.runs_markdown({"runs": 2, "seed": 1, "retries": 1, "stream_starts": rows},
+                                [], [], {}, [])
+    assert supply["median_num"] == 300 and supply["median_den"] == 400
+    assert ("| sweep-pcompact | sweep-kernel | whole + held | 2/2 | 300 | 400 | "
+            "0.75x [0.75, 0.75] |") in text

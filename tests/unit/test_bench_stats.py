@@ -148,3 +148,24 @@ def test_verdict_needs_five_runs_a_side():
     assert stats.verdict(2.0, 1.5, 2.5, 1.0, "le", runs=2) == stats.UNSETTLED
     assert stats.verdict(2.0, 1.5, 2.5, 1.0, "le", runs=5) == stats.MISSED
     assert stats.verdict(None, None, None, 1.0, "le", runs=2) == stats.NOT_MEASURED
+
+
+def test_bootstrap_ratio_grouped_resamples_whole_groups():
+    # Two groups a side, each of identical values: a resample can only pool
+    # whole groups, so every resampled median is one of a few pooled ones.
+    num = [[10] * 8, [20] * 8]
+    den = [[40] * 8, [40] * 8]
+    out = stats.bootstrap_ratio_grouped(num, den, seed=3)
+    assert out["n_num"] == 2 and out["n_den"] == 2
+    assert out["ratio"] == pytest.approx(15 / 40)
+    assert out["median_num"] == 15 and out["median_den"] == 40
+    assert out["lo"] == pytest.approx(10 / 40) and out["hi"] == pytest.approx(20 / 40)
+    # A group counts by its values: one group of 3 against one of 1.
+    assert stats.bootstrap_ratio_grouped([[1, 1, 1], [9]], [[1], [1]], seed=3)["ratio"] == 1
+
+
+def test_bootstrap_ratio_grouped_without_enough_groups():
+    out = stats.bootstrap_ratio_grouped([[1, 2, 3]], [[2, 2], [2]], seed=1)
+    assert out["ratio"] == 1 and out["lo"] is None and out["hi"] is None
+    assert stats.bootstrap_ratio_grouped([[], [None]], [[2]], seed=1)["ratio"] is None
+    assert stats.bootstrap_ratio_grouped([[1]], [[0, 0]], seed=1)["ratio"] is None
