@@ -738,9 +738,9 @@ def stream_start_summary(rows):
         # What a drain of the lists would make of the stock, run by run:
         # khugehog's two counts, taken together (the sampler's stock is
         # older, and blocks can move between the two in the meantime).
-        supply = [r[col["whole_blocks_at_start"]] + r[col["held_blocks_at_start"]]
-                  for r in rs if _number(r[col["held_blocks_at_start"]]) and
-                  _number(r[col["whole_blocks_at_start"]])]
+        supply = [v for v in (_sum_or_none(r[col["whole_blocks_at_start"]],
+                                           r[col["held_blocks_at_start"]]) for r in rs)
+                  if v is not None]
         summary[key] = {
             "runs": len(rs), "stock": stats.median(stocks),
             "stalls": stats.median(stalls) if stalls else None,
@@ -787,7 +787,7 @@ def stream_start_supply(rows, seed):
                    set(scenarios.BY_NAME[k].workloads) == set(s.workloads)]
         for kernel in kernels:
             for label, value in SUPPLY_MEASURES:
-                groups = [[[value(r, col) for r in rs if _number(value(r, col))]
+                groups = [[[v for v in (value(r, col) for r in rs) if _number(v)]
                            for rs in runs_of.values()] for runs_of in (name_runs, by[kernel])]
                 got = stats.bootstrap_ratio_grouped(groups[0], groups[1], seed)
                 if got["ratio"] is not None:

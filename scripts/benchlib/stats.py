@@ -82,6 +82,13 @@ def _clean(values):
     return [v for v in values if isinstance(v, (int, float)) and v == v]
 
 
+def _interval(draws, level):
+    """(lo, hi): the percentile interval at level of bootstrap draws."""
+    draws = sorted(draws)
+    tail = (1 - level) / 2
+    return quantile(draws, tail), quantile(draws, 1 - tail)
+
+
 def bootstrap_median(values, seed, level=LEVEL, resamples=RESAMPLES):
     """{n, median, lo, hi}: the median of values and a percentile-bootstrap
     interval of it.  lo/hi are None below 2 values (no interval)."""
@@ -90,9 +97,8 @@ def bootstrap_median(values, seed, level=LEVEL, resamples=RESAMPLES):
     if len(vals) < 2:
         return out
     rng = random.Random(seed)
-    meds = sorted(median(rng.choices(vals, k=len(vals))) for _ in range(resamples))
-    tail = (1 - level) / 2
-    out["lo"], out["hi"] = quantile(meds, tail), quantile(meds, 1 - tail)
+    out["lo"], out["hi"] = _interval(
+        (median(rng.choices(vals, k=len(vals))) for _ in range(resamples)), level)
     return out
 
 
@@ -113,15 +119,14 @@ def bootstrap_ratio(num, den, seed, level=LEVEL, resamples=RESAMPLES):
     if len(a) < 2 or len(b) < 2:
         return out
     rng = random.Random(seed)
-    ratios = []
-    for _ in range(resamples):
+
+    def draw():
         ra = median(rng.choices(a, k=len(a)))
         rb = median(rng.choices(b, k=len(b)))
         # +inf over +inf (both "never") is unknown: counted as the worst.
-        ratios.append(ra / rb if rb and not ra == rb == INF else INF)
-    ratios.sort()
-    tail = (1 - level) / 2
-    out["lo"], out["hi"] = quantile(ratios, tail), quantile(ratios, 1 - tail)
+        return ra / rb if rb and not ra == rb == INF else INF
+
+    out["lo"], out["hi"] = _interval((draw() for _ in range(resamples)), level)
     return out
 
 
@@ -132,28 +137,30 @@ def bootstrap_ratio_grouped(num, den, seed, level=LEVEL, resamples=RESAMPLES):
     of each other.  {n_num, n_den (groups), median_num, median_den (of
     the pooled values), ratio, lo, hi}; lo/hi are None below 2 groups a
     side."""
-    a = [_clean(g) for g in num if _clean(g)]
-    b = [_clean(g) for g in den if _clean(g)]
+    a = [g for g in map(_clean, num) if g]
+    b = [g for g in map(_clean, den) if g]
     out = {"n_num": len(a), "n_den": len(b), "median_num": None, "median_den": None,
            "ratio": None, "lo": None, "hi": None}
-    pooled = lambda groups: median([v for g in groups for v in g])
     if not a or not b:
         return out
-    out["median_num"], out["median_den"] = pooled(a), pooled(b)
-    if not pooled(b):
+
+    def pooled(groups):
+        return median([v for g in groups for v in g])
+
+    ma, mb = out["median_num"], out["median_den"] = pooled(a), pooled(b)
+    if not mb:
         return out
-    out["ratio"] = pooled(a) / pooled(b)
+    out["ratio"] = ma / mb
     if len(a) < 2 or len(b) < 2:
         return out
     rng = random.Random(seed)
-    ratios = []
-    for _ in range(resamples):
+
+    def draw():
         ra = pooled(rng.choices(a, k=len(a)))
         rb = pooled(rng.choices(b, k=len(b)))
-        ratios.append(ra / rb if rb else INF)
-    ratios.sort()
-    tail = (1 - level) / 2
-    out["lo"], out["hi"] = quantile(ratios, tail), quantile(ratios, 1 - tail)
+        return ra / rb if rb else INF
+
+    out["lo"], out["hi"] = _interval((draw() for _ in range(resamples)), level)
     return out
 
 
