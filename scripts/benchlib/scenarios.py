@@ -211,8 +211,13 @@ ALL += [
 # blocks pcompact's did, counting those its per-cpu lists held, with the
 # same score thresholds.  A round target 5 points deeper: does the extra
 # stock buy fewer stalls, and at what CPU per block?
-# `scripts/bench --scenarios sweep-kernel,sweep-pcompact-low75`.
+# `scripts/bench --scenarios sweep-kernel,sweep-pcompact-low75`; with
+# `kernel,pcompact-low75` the drain gives the deeper rounds' CPU and pages
+# migrated per block created.
 ALL += [
+    Scenario("pcompact-low75", "module", 20, ("khugehog", "thp"),
+             "pcompact.ko proactiveness=20 wmark_low=75 wmark_high=90: rounds go 5 points "
+             "below the kernel's low threshold", "wmark_low=75 wmark_high=90"),
     Scenario("sweep-pcompact-low75", "module", 20, SWEEP,
              "rate sweep, pcompact (20) wmark_low=75 wmark_high=90: rounds go 5 points "
              "below the kernel's low threshold", "wmark_low=75 wmark_high=90"),
