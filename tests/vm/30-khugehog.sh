@@ -29,13 +29,6 @@ settle() {
 	echo 3 > /proc/sys/vm/drop_caches
 	echo 1 > /proc/sys/vm/compact_memory
 }
-# Free blocks of order 9 or more, in order-9 units, over all zones.  Like
-# lib.sh's free_blocks_at_least, without "^", which busybox awk built
-# without math support refuses.
-free_order9_blocks() {
-	awk '{ m = 1; for (i = 14; i <= NF; i++) { s += $i * m; m *= 2 } }
-		END { printf "%d\n", s }' /proc/buddyinfo
-}
 show_summary() { note "summary:"; sed 's/^/#   /' "$SUMMARY"; }
 
 # load ARGS...: insmod, which returns when the run is over.
@@ -205,21 +198,21 @@ unload
 # --- 4: pin mode leaves unmovable pages in every 2 MB block ---
 settle
 free0=$(memfree_kb)
-blocks0=$(free_order9_blocks)
+blocks0=$(free_blocks_at_least 9)
 load pin=1
 show_summary
 pinned=$(kv pinned_blocks)
 [ "$pinned" -gt 0 ] || fail "pin mode pinned no blocks"
 [ "$(kv held_pages)" = "$((pinned * 128))" ] || fail "held_pages $(kv held_pages), expected $((pinned * 128))"
-blocks1=$(free_order9_blocks)
+blocks1=$(free_blocks_at_least 9)
 echo 1 > /proc/sys/vm/compact_memory
-blocks2=$(free_order9_blocks)
+blocks2=$(free_blocks_at_least 9)
 note "free order>=9 blocks: before $blocks0, pinned $blocks1, after compact_memory $blocks2 ($pinned blocks pinned)"
 [ "$blocks1" -le "$((blocks0 / 10))" ] || fail "pin mode left $blocks1 of $blocks0 free order-9 blocks"
 [ "$blocks2" -le "$((blocks0 / 10))" ] || fail "compact_memory repaired pin mode: $blocks2 of $blocks0 free order-9 blocks"
 unload
 settle
-blocks3=$(free_order9_blocks)
+blocks3=$(free_blocks_at_least 9)
 free1=$(memfree_kb)
 note "after rmmod: $blocks3 free order>=9 blocks, MemFree $free1 kB (was $free0 kB)"
 [ "$blocks3" -ge "$((blocks0 * 7 / 10))" ] || fail "rmmod restored only $blocks3 of $blocks0 free order-9 blocks"

@@ -18,11 +18,6 @@ SUMMARY=/proc/khugehog/summary
 [ -f "$KO" ] || fail "$KO is missing"
 trap 'rmmod khugehog 2>/dev/null' EXIT
 kv() { awk -v k="$1" '$1 == k { print $2; f = 1 } END { exit !f }' "$SUMMARY"; }
-# buddy_blocks NID: node NID's free order-9 blocks in /proc/buddyinfo.
-buddy_blocks() {
-	awk -v n="$1," '$2 == n { m = 1; for (i = 14; i <= NF; i++) { s += $i * m; m *= 2 } }
-		END { print s + 0 }' /proc/buddyinfo
-}
 # count_blocks: one khugehog run that allocates a single page and frees it:
 # only its count before the first allocation matters.
 count_blocks() {
@@ -36,7 +31,7 @@ echo 3 > /proc/sys/vm/drop_caches
 echo 1 > /proc/sys/vm/compact_memory
 drain_pcp_lists || note "per-cpu lists still hold $(pcp_pages) pages"
 for n in $(nodes_with_memory); do
-	eval "buddy_$n=$(buddy_blocks "$n")"
+	eval "buddy_$n=$(free_blocks_at_least 9 "$n")"
 done
 count_blocks
 total=0

@@ -27,10 +27,12 @@ check_dmesg_clean() {
 # vmstat NAME: one /proc/vmstat counter.
 vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
 
-# free_blocks_at_least ORDER: free blocks of ORDER or larger, in units of
-# ORDER-sized blocks, summed over every zone of every node (/proc/buddyinfo).
+# free_blocks_at_least ORDER [NID]: free blocks of ORDER or larger, in units
+# of ORDER-sized blocks, summed over every zone of node NID, or of every node
+# (/proc/buddyinfo).
 free_blocks_at_least() {
-	awk -v o="$1" '{ m = 1; for (i = 5 + o; i <= NF; i++) { s += $i * m; m *= 2 } }
+	awk -v o="$1" -v n="${2:+$2,}" 'n == "" || $2 == n {
+			m = 1; for (i = 5 + o; i <= NF; i++) { s += $i * m; m *= 2 } }
 		END { printf "%d\n", s }' /proc/buddyinfo
 }
 
