@@ -6,8 +6,9 @@
  * kernel's kcompactd<N>, freezable, on any CPU or (any_cpu=N) bound to its
  * node's CPUs as kcompactd is.  Every
  * interval it samples the node's fragmentation score; above the high
- * threshold it compacts until the score is at or below the low one (the
- * flow of seed 000's proactive kcompactd), backing off while kswapd
+ * threshold it compacts until the score is below the low one, where the
+ * kernel's compaction stops a zone (pcompact_node_at_target(); the flow of
+ * seed 000's proactive kcompactd), backing off while kswapd
  * reclaims on the node, and deferring after a round that neither lowered
  * the score nor emptied a block itself (unless the headroom stopped it: a
  * few times in a row), or that found nothing more to empty.
@@ -189,7 +190,7 @@ static void pcompactd_round(struct pcompact_node *pn, unsigned int score,
 		pcompact_set_state(pn, PCOMPACT_DEFERRED);
 		return;
 	}
-	*compacting = after > wmarks->low;
+	*compacting = !pcompact_node_at_target(after, wmarks->low);
 	pcompact_set_state(pn, *compacting ? PCOMPACT_COMPACTING : PCOMPACT_IDLE);
 }
 
@@ -241,7 +242,7 @@ static void pcompactd_sample(struct pcompact_node *pn, bool *compacting)
 		pcompact_set_state(pn, PCOMPACT_DEFERRED);
 		return;
 	}
-	if (score <= wmarks.low ||
+	if (pcompact_node_at_target(score, wmarks.low) ||
 	    (!*compacting && score <= wmarks.high && !short_of_reserve)) {
 		*compacting = false;
 		pcompact_set_state(pn, PCOMPACT_IDLE);

@@ -734,7 +734,8 @@ static int pcompact_sysfs_watch_check(struct pcompact_sysfs_watch *watch)
 
 	if (!READ_ONCE(pcompact_enabled) || READ_ONCE(*round->stopping) ||
 	    (round->deadline_ns && now >= round->deadline_ns) ||
-	    pcompact_score_node(round->nid, round->order) <= round->low)
+	    pcompact_node_at_target(pcompact_score_node(round->nid, round->order),
+				    round->low))
 		return PCOMPACT_IDLE;
 	if (!pcompact_node_headroom_blocks(round->nid)) {
 		round->out_of_room = true;

@@ -312,7 +312,7 @@ MODULE_PARM_DESC(stall_wake_ms,
  * demand for free blocks free: a node whose free blocks of the order that
  * matters fall below (consumption rate x reserve_ms) starts a round even
  * with its score at or below the high threshold, and the round goes down
- * to the low one as any other (above the low threshold only, so a node
+ * to the low one as any other (never below the low threshold, so a node
  * already compact does not churn).  The rate is measured between samples
  * from the free counts and the engine's own frees.  0..60000, default 0
  * (off: the score alone decides, as upstream's proactive compaction)
@@ -339,8 +339,8 @@ MODULE_PARM_DESC(max_defer_shift,
  * quota_ms - compaction time allowed per node, in milliseconds per second:
  * a round stops after quota_ms * interval_ms / 1000 ms, and the next begins
  * an interval after it began at the earliest, even on a stall wake.
- * 0..1000, default 0 (no limit: a round runs until the score reaches the
- * low threshold, and a stall wake may start the next at once).
+ * 0..1000, default 0 (no limit: a round runs until the score is below
+ * the low threshold, and a stall wake may start the next at once).
  */
 unsigned int pcompact_quota_ms;
 PCOMPACT_RANGE_PARAM(quota_ms, pcompact_quota_ms, 0, 1000);

@@ -102,6 +102,27 @@ unsigned int pcompact_weighted_score(unsigned int zone_score,
 }
 
 /**
+ * pcompact_node_at_target() - whether a node's round has reached its target.
+ * @node_score:	the node's score (weighted, as pcompact_weighted_score()).
+ * @low:	the low threshold.
+ *
+ * The kernel's proactive compaction ends each zone once the zone's own score
+ * is at or below the low threshold (__compact_finished() from 6.1 to 7.3).
+ * The node's score weighs a zone of N pages by N / (N + 1) and truncates, so
+ * on a node of one zone it is the zone's minus one: the zone is at or below
+ * @low exactly when the node is below it.  On a node of several zones the
+ * same test ends near the kernel's stop without waiting for a small zone
+ * that cannot get there (engine=node-sysfs compacts them all in one call, so
+ * zone by zone is not to be had).
+ *
+ * Return: true once the node's score is below @low, or is 0.
+ */
+bool pcompact_node_at_target(unsigned int node_score, unsigned int low)
+{
+	return node_score < low || !node_score;
+}
+
+/**
  * pcompact_wmarks_resolve() - the thresholds in force.
  * @proactiveness:	0..100, as vm.compaction_proactiveness.
  * @wmark_low:		explicit low threshold 0..100, or -1 to derive it.

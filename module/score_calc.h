@@ -68,6 +68,7 @@ unsigned int pcompact_extfrag(const unsigned long *nr_free,
 unsigned int pcompact_weighted_score(unsigned int zone_score,
 				     unsigned long zone_present,
 				     unsigned long node_present);
+bool pcompact_node_at_target(unsigned int node_score, unsigned int low);
 unsigned long pcompact_blocks_to_target(const unsigned long *nr_free,
 					unsigned int nr_orders, unsigned int order,
 					unsigned int low);

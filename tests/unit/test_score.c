@@ -69,6 +69,16 @@ static void test_weighted(void)
 			 "weighting without overflow on huge zones");
 }
 
+static void test_node_at_target(void)
+{
+	ksft_test_result(!pcompact_node_at_target(pcompact_weighted_score(81, 262144, 262144), 80),
+			 "at_target: a one-zone node goes on while its zone is at 81 (node 80)");
+	ksft_test_result(pcompact_node_at_target(pcompact_weighted_score(80, 262144, 262144), 80),
+			 "at_target: and stops with its zone at 80, as the kernel's zone");
+	ksft_test_result(pcompact_node_at_target(0, 0) && !pcompact_node_at_target(1, 0),
+			 "at_target: a low threshold of 0 is reached at 0");
+}
+
 static void test_blocks_to_target(void)
 {
 	unsigned long nr_free[NR_ORDERS];
@@ -266,9 +276,10 @@ static void test_round_defers(void)
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(52);
+	ksft_set_plan(55);
 	test_extfrag();
 	test_weighted();
+	test_node_at_target();
 	test_blocks_to_target();
 	test_wmarks();
 	test_demand();
