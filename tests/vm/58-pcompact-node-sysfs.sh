@@ -6,7 +6,10 @@
 #   compaction of a fragmented node to 10 takes most of a second or more
 #   under TCG;
 # - at the round's target: a round ends at or below the low threshold
-#   (10 under the lowest node, at most 60) and not far below it (15 under),
+#   (10 under the lowest node, at most 60), below it where the node's
+#   rounds ended by reaching it (where the kernel's compaction stops a
+#   zone: on a node of one zone the node score at the threshold is its
+#   zone a point above), and not far below it (15 under),
 #   where a full compaction takes frag's pattern (a quarter of every 2 MB
 #   in use) to a score near 0 (6.12: 14).
 #   The stop lags the target: the score counts the free lists only, and the
@@ -116,6 +119,7 @@ echo 1 > $PC_PARAM/enabled
 # before then would end a round early.
 deferrals_at=$(node_counters deferrals)
 headroom_stops_at=$(node_counters headroom_stops)
+reached=
 for nid in $ABOVE; do
 	wait_for "[ \$(node_stat $nid state) = idle ] ||
 		  [ \$(node_stat $nid deferrals) -gt $(node_counter_in $nid "$deferrals_at") ] ||
@@ -123,6 +127,9 @@ for nid in $ABOVE; do
 		engine_dump $nid
 		fail "node $nid: compaction did not end in 300 s: $(node_summary $nid)"
 	}
+	[ "$(node_stat $nid deferrals)" -gt "$(node_counter_in $nid "$deferrals_at")" ] ||
+		[ "$(node_stat $nid headroom_stops)" -gt "$(node_counter_in $nid "$headroom_stops_at")" ] ||
+		reached="$reached $nid"
 done
 echo 0 > $PC_PARAM/enabled
 for nid in $ABOVE; do
@@ -137,6 +144,12 @@ for nid in $ABOVE; do
 	last=${last##* }
 	[ "$last" -le $TARGET_LOW ] ||
 		fail "node $nid: compaction ended at $last, above the low threshold $TARGET_LOW ($(node_stat $nid state))"
+	case " $reached " in
+	*" $nid "*)
+		[ "$last" -lt $TARGET_LOW ] ||
+			fail "node $nid: its rounds reached the target and ended at $last, the low threshold, not below it"
+		;;
+	esac
 	[ "$(node_stat $nid blocks_freed)" -gt 0 ] || fail "node $nid: no net block freed: $(node_summary $nid)"
 done
 
