@@ -1357,8 +1357,9 @@ def runs_markdown(ctx, targets, run_rows, aggregated, order, like=None,
         if supply:
             L.append("")
             L.append("Over every stream of every run, pcompact's supply at the start against the "
-                     "kernel's: the ratio of the medians, with a 95% bootstrap interval that "
-                     "resamples whole runs (the streams of one boot are not independent).\n")
+                     "kernel's, and an option scenario's against plain pcompact's: the ratio of "
+                     "the medians, with a 95% bootstrap interval that resamples whole runs (the "
+                     "streams of one boot are not independent).\n")
             L.append("| Scenario | against | at the stream's start | runs | median | "
                      "against's median | ratio [95%] |")
             L.append("|:---|:---|:---|---:|---:|---:|:---|")

@@ -766,10 +766,31 @@ def _sum_or_none(a, b):
     return a + b if _number(a) and _number(b) else None
 
 
+def _supply_bases(name, ran):
+    """The scenarios whose supply a module scenario called name is compared
+    with, among those that ran: the sysctl scenarios of the same
+    proactiveness and workloads (the kernel), and for an option scenario
+    (module_args set) the module scenario without options that matches it
+    the same way, so that an option's effect on the stock is measured
+    against plain pcompact in the same interleaved runs."""
+    s = scenarios.BY_NAME[name]
+
+    def matches(other, mechanism):
+        o = scenarios.BY_NAME.get(other)
+        return (o is not None and o.mechanism == mechanism and
+                o.proactiveness == s.proactiveness and set(o.workloads) == set(s.workloads))
+
+    kernels = [k for k in ran if matches(k, "sysctl")]
+    plain = [m for m in ran if s.module_args and matches(m, "module") and
+             not scenarios.BY_NAME[m].module_args]
+    return kernels + plain
+
+
 def stream_start_supply(rows, seed):
     """Each proactive module scenario's supply at its streams' start against
-    the sysctl scenario of the same proactiveness, over every stream of
-    every run (stream_start_rows()): [(scenario, kernel scenario, label,
+    the sysctl scenario of the same proactiveness (and an option scenario's
+    against plain pcompact as well: _supply_bases()), over every stream of
+    every run (stream_start_rows()): [(scenario, compared scenario, label,
     bootstrap_ratio_grouped())] for each of SUPPLY_MEASURES that both
     counted, resampling whole runs."""
     col = {c: i for i, c in enumerate(STREAM_START_COLUMNS)}
@@ -781,17 +802,13 @@ def stream_start_supply(rows, seed):
         s = scenarios.BY_NAME.get(name)
         if not s or s.mechanism != "module":
             continue
-        kernels = [k for k in by if scenarios.BY_NAME.get(k) and
-                   scenarios.BY_NAME[k].mechanism == "sysctl" and
-                   scenarios.BY_NAME[k].proactiveness == s.proactiveness and
-                   set(scenarios.BY_NAME[k].workloads) == set(s.workloads)]
-        for kernel in kernels:
+        for base in _supply_bases(name, by):
             for label, value in SUPPLY_MEASURES:
                 groups = [[[v for v in (value(r, col) for r in rs) if _number(v)]
-                           for rs in runs_of.values()] for runs_of in (name_runs, by[kernel])]
+                           for rs in runs_of.values()] for runs_of in (name_runs, by[base])]
                 got = stats.bootstrap_ratio_grouped(groups[0], groups[1], seed)
                 if got["ratio"] is not None:
-                    out.append((name, kernel, label, got))
+                    out.append((name, base, label, got))
     return out
 
 

@@ -142,6 +142,13 @@ ALL += [
              "pcompact.ko proactiveness=20 any_cpu=0: each pcompactd on its node's CPUs, "
              "as kcompactd",
              "any_cpu=0"),
+    # Bound to its node's CPUs, pcompact's drain streams started with more
+    # blocks held on the per-cpu lists (results/drain612-below/), the
+    # supply where the sweep trails the kernel (results/sweep612-below/):
+    # `scripts/bench --scenarios sweep-pcompact,sweep-pcompact-nodecpu`.
+    Scenario("sweep-pcompact-nodecpu", "module", 20, SWEEP,
+             "rate sweep, pcompact (20) any_cpu=0: each pcompactd on its node's CPUs",
+             "any_cpu=0"),
 ]
 # Issue 13's idle CPUs, by priority instead of placement: a pcompactd at
 # nice 19 leaves the allocating CPU to the stream and the scheduler moves it

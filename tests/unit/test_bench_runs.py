@@ -1114,3 +1114,29 @@ def test_stream_start_supply_compares_pcompact_with_the_kernel_by_run():
     assert supply["median_num"] == 300 and supply["median_den"] == 400
     assert ("| sweep-pcompact | sweep-kernel | whole + held | 2/2 | 300 | 400 | "
             "0.75x [0.75, 0.75] |") in text
+
+
+def test_stream_start_supply_compares_an_option_with_plain_pcompact_too():
+    def row(name, run, whole, held):
+        r = dict.fromkeys(runs.STREAM_START_COLUMNS)
+        r.update(scenario=name, workload="sweep0", run=run, free_order9_blocks_at_start=250,
+                 whole_blocks_at_start=whole, held_blocks_at_start=held)
+        return [r[c] for c in runs.STREAM_START_COLUMNS]
+
+    rows = [row("sweep-pcompact", run, 200, 100) for run in (1, 2) for _ in range(3)]
+    rows += [row("sweep-pcompact-nodecpu", run, 200, 150) for run in (1, 2) for _ in range(3)]
+    rows += [row("sweep-pcompact-reserve", run, 200, 50) for run in (1, 2) for _ in range(3)]
+    rows += [row("sweep-kernel", run, 300, 100) for run in (1, 2) for _ in range(3)]
+    # Another proactiveness or workload is not plain pcompact's like.
+    rows += [row("pcompact", run, 1, 1) for run in (1, 2)]
+    got = {(n, k, label): r for n, k, label, r in runs.stream_start_supply(rows, seed=1)}
+    pairs = {(n, k) for n, k, _ in got}
+    assert pairs == {("sweep-pcompact", "sweep-kernel"),
+                     ("sweep-pcompact-nodecpu", "sweep-kernel"),
+                     ("sweep-pcompact-nodecpu", "sweep-pcompact"),
+                     ("sweep-pcompact-reserve", "sweep-kernel"),
+                     ("sweep-pcompact-reserve", "sweep-pcompact")}
+    held = got[("sweep-pcompact-nodecpu", "sweep-pcompact", "held on the per-cpu lists")]
+    assert held["ratio"] == pytest.approx(1.5) and held["n_num"] == held["n_den"] == 2
+    assert got[("sweep-pcompact-reserve", "sweep-pcompact",
+                "whole + held")]["ratio"] == pytest.approx(250 / 300)
