@@ -119,17 +119,19 @@ echo 1 > $PC_PARAM/enabled
 # before then would end a round early.
 deferrals_at=$(node_counters deferrals)
 headroom_stops_at=$(node_counters headroom_stops)
+# cut_short NID: a round of the node's deferred or was stopped by the
+# headroom in this phase, so its rounds did not end by reaching the target.
+cut_short() {
+	[ "$(node_stat "$1" deferrals)" -gt "$(node_counter_in "$1" "$deferrals_at")" ] ||
+		[ "$(node_stat "$1" headroom_stops)" -gt "$(node_counter_in "$1" "$headroom_stops_at")" ]
+}
 reached=
 for nid in $ABOVE; do
-	wait_for "[ \$(node_stat $nid state) = idle ] ||
-		  [ \$(node_stat $nid deferrals) -gt $(node_counter_in $nid "$deferrals_at") ] ||
-		  [ \$(node_stat $nid headroom_stops) -gt $(node_counter_in $nid "$headroom_stops_at") ]" 300 || {
+	wait_for "[ \$(node_stat $nid state) = idle ] || cut_short $nid" 300 || {
 		engine_dump $nid
 		fail "node $nid: compaction did not end in 300 s: $(node_summary $nid)"
 	}
-	[ "$(node_stat $nid deferrals)" -gt "$(node_counter_in $nid "$deferrals_at")" ] ||
-		[ "$(node_stat $nid headroom_stops)" -gt "$(node_counter_in $nid "$headroom_stops_at")" ] ||
-		reached="$reached $nid"
+	cut_short $nid || reached="$reached $nid"
 done
 echo 0 > $PC_PARAM/enabled
 for nid in $ABOVE; do
