@@ -769,16 +769,18 @@ def _sum_or_none(a, b):
 def _supply_bases(name, ran):
     """The scenarios whose supply a module scenario called name is compared
     with, among those that ran: the sysctl scenarios of the same
-    proactiveness and workloads (the kernel), and for an option scenario
-    (module_args set) the module scenario without options that matches it
-    the same way, so that an option's effect on the stock is measured
-    against plain pcompact in the same interleaved runs."""
+    proactiveness, workloads and page zeroing (the kernel), and for an
+    option scenario (module_args set) the module scenario without options
+    that matches it the same way, so that an option's effect on the stock
+    is measured against plain pcompact in the same interleaved runs."""
     s = scenarios.BY_NAME[name]
 
     def matches(other, mechanism):
         o = scenarios.BY_NAME.get(other)
         return (o is not None and o.mechanism == mechanism and
-                o.proactiveness == s.proactiveness and set(o.workloads) == set(s.workloads))
+                o.proactiveness == s.proactiveness and
+                set(o.workloads) == set(s.workloads) and
+                scenarios.zeroes_pages(other) == scenarios.zeroes_pages(name))
 
     kernels = [k for k in ran if matches(k, "sysctl")]
     plain = [m for m in ran if s.module_args and matches(m, "module") and

@@ -244,6 +244,13 @@ def is_manual(name):
     return scenario is not None and scenario.mechanism == "manual"
 
 
+def zeroes_pages(name):
+    """Whether the scenario called name boots with init_on_alloc=1 whatever
+    --init-on-alloc says (the -ioa1 scenarios): its allocations clear every
+    page, so it compares only with scenarios that do too."""
+    return name.endswith("-ioa1")
+
+
 DEFAULT = ["vanilla", "kernel", "pcompact", "manual", "kernel-p80", "pcompact-p80",
            "kernel-unmovable", "pcompact-unmovable"]
 

@@ -1140,3 +1140,18 @@ def test_stream_start_supply_compares_an_option_with_plain_pcompact_too():
     assert held["ratio"] == pytest.approx(1.5) and held["n_num"] == held["n_den"] == 2
     assert got[("sweep-pcompact-reserve", "sweep-pcompact",
                 "whole + held")]["ratio"] == pytest.approx(250 / 300)
+
+
+def test_stream_start_supply_keeps_zeroing_boots_apart():
+    def row(name, run, whole):
+        r = dict.fromkeys(runs.STREAM_START_COLUMNS)
+        r.update(scenario=name, workload="khugehog", run=run, free_order9_blocks_at_start=250,
+                 whole_blocks_at_start=whole, held_blocks_at_start=10)
+        return [r[c] for c in runs.STREAM_START_COLUMNS]
+
+    names = ("kernel", "pcompact", "kernel-ioa1", "pcompact-ioa1", "pcompact-nodecpu")
+    rows = [row(n, run, 100 + 10 * i) for i, n in enumerate(names) for run in (1, 2)]
+    pairs = {(n, k) for n, k, _, _ in runs.stream_start_supply(rows, seed=1)}
+    # init_on_alloc=1 boots (-ioa1) against each other only.
+    assert pairs == {("pcompact", "kernel"), ("pcompact-ioa1", "kernel-ioa1"),
+                     ("pcompact-nodecpu", "kernel"), ("pcompact-nodecpu", "pcompact")}
