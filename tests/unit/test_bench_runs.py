@@ -1089,15 +1089,18 @@ def test_every_option_counter_is_one_the_report_collects():
         assert s.mechanism == "module" and s.module_args, s.name
 
 
+def stream_start_row(name, run, whole, held, workload="sweep0"):
+    """A stream_starts.csv row with 250 free blocks and the given counts."""
+    r = dict.fromkeys(runs.STREAM_START_COLUMNS)
+    r.update(scenario=name, workload=workload, run=run, free_order9_blocks_at_start=250,
+             whole_blocks_at_start=whole, held_blocks_at_start=held)
+    return [r[c] for c in runs.STREAM_START_COLUMNS]
+
+
 def test_stream_start_supply_compares_pcompact_with_the_kernel_by_run():
     from benchlib import report
 
-    def row(name, run, whole, held):
-        r = dict.fromkeys(runs.STREAM_START_COLUMNS)
-        r.update(scenario=name, workload="sweep0", run=run, free_order9_blocks_at_start=250,
-                 whole_blocks_at_start=whole, held_blocks_at_start=held)
-        return [r[c] for c in runs.STREAM_START_COLUMNS]
-
+    row = stream_start_row
     rows = [row("sweep-pcompact", run, 200, 100) for run in (1, 2) for _ in range(4)]
     rows += [row("sweep-kernel", run, 300, 100) for run in (1, 2) for _ in range(4)]
     # An older khugehog counted nothing: no value, not a zero.
@@ -1117,12 +1120,7 @@ def test_stream_start_supply_compares_pcompact_with_the_kernel_by_run():
 
 
 def test_stream_start_supply_compares_an_option_with_plain_pcompact_too():
-    def row(name, run, whole, held):
-        r = dict.fromkeys(runs.STREAM_START_COLUMNS)
-        r.update(scenario=name, workload="sweep0", run=run, free_order9_blocks_at_start=250,
-                 whole_blocks_at_start=whole, held_blocks_at_start=held)
-        return [r[c] for c in runs.STREAM_START_COLUMNS]
-
+    row = stream_start_row
     rows = [row("sweep-pcompact", run, 200, 100) for run in (1, 2) for _ in range(3)]
     rows += [row("sweep-pcompact-nodecpu", run, 200, 150) for run in (1, 2) for _ in range(3)]
     rows += [row("sweep-pcompact-reserve", run, 200, 50) for run in (1, 2) for _ in range(3)]
@@ -1143,14 +1141,9 @@ def test_stream_start_supply_compares_an_option_with_plain_pcompact_too():
 
 
 def test_stream_start_supply_keeps_zeroing_boots_apart():
-    def row(name, run, whole):
-        r = dict.fromkeys(runs.STREAM_START_COLUMNS)
-        r.update(scenario=name, workload="khugehog", run=run, free_order9_blocks_at_start=250,
-                 whole_blocks_at_start=whole, held_blocks_at_start=10)
-        return [r[c] for c in runs.STREAM_START_COLUMNS]
-
     names = ("kernel", "pcompact", "kernel-ioa1", "pcompact-ioa1", "pcompact-nodecpu")
-    rows = [row(n, run, 100 + 10 * i) for i, n in enumerate(names) for run in (1, 2)]
+    rows = [stream_start_row(n, run, 100 + 10 * i, 10, workload="khugehog")
+            for i, n in enumerate(names) for run in (1, 2)]
     pairs = {(n, k) for n, k, _, _ in runs.stream_start_supply(rows, seed=1)}
     # init_on_alloc=1 boots (-ioa1) against each other only.
     assert pairs == {("pcompact", "kernel"), ("pcompact-ioa1", "kernel-ioa1"),
