@@ -63,7 +63,7 @@ high=0
 # with no kswapd wakeup on it while kswapd0 swapped 213 MB out).
 pressure_cpus=""
 for nid in $above; do
-	c=$(sed 's/[-,].*//' /sys/devices/system/node/node$nid/cpulist)
+	c=$(first_cpu "$nid")
 	[ -n "$c" ] && pressure_cpus="$pressure_cpus $c"
 done
 [ -n "$pressure_cpus" ] || fail "no CPU on the nodes under test ($above)"

@@ -11,11 +11,6 @@
 TIMEOUT=300
 . /pc/tests/vm/lib.sh
 
-# first_cpu NID: the node's first CPU, or nothing when it has none.
-first_cpu() {
-	sed -e 's/[-,].*//' "/sys/devices/system/node/node$1/cpulist"
-}
-
 target=$(nodes_with_memory | head -n 1)
 stall_node=""
 for n in $(nodes_with_memory); do

@@ -56,6 +56,11 @@ nodes_with_memory() {
 	done
 }
 
+# first_cpu NID: the node's first CPU, or nothing when it has none.
+first_cpu() {
+	sed -e 's/[-,].*//' "/sys/devices/system/node/node$1/cpulist"
+}
+
 PC_SYS=/sys/kernel/pcompact
 PC_PARAM=/sys/module/pcompact/parameters
 
