@@ -8,18 +8,17 @@
 # call runs the per-cpu lists are let grow to their largest; while
 # pcompact compacts it, the node's free count must stay at or above its
 # low watermark (pcompact's calls never wake kswapd), headroom_stops must
-# count the stops, and frag's pages stay
-# intact.  Not the high watermark: in make check of cd8262c 6.1's count fell
-# to 11736, 200 pages under high (11936), with 5534 pages on the lists and
-# every call stopped at 13472 -- the stop's lag (a jiffy's sampling, the
-# free pages a killed call had isolated going to the lists) or the test's
-# own forks on the node's CPU, not told apart.  Without the in-call stop
-# the count fell to 8646 and 8609 on 6.12 (high 11921, min 7959, so low
-# about 9940), which this fails; on 6.1 to 10319, above its low (9862),
-# which it does not.  A try in which no call got
-# down to the stop point (a call that ends by itself, or 6.1, where free
-# memory barely moves, below) is made again from a fresh fragmentation, up
-# to 4 times; then the test skips, saying so.
+# count the stops, and frag's pages stay intact.  Not the high watermark:
+# in make check of cd8262c 6.1's count fell to 11736, 200 pages under high
+# (11936), with 5534 pages on the lists and every call stopped at 13472 --
+# the stop's lag (a jiffy's sampling, the free pages a killed call had
+# isolated going to the lists) or the test's own forks on the node's CPU,
+# not told apart.  Without the in-call stop the count fell to 8646 and
+# 8609 on 6.12 (high 11921, min 7959, so low about 9940), which this
+# fails; on 6.1 to 10319, above its low (9862), which it does not.  A try
+# in which no call got down to the stop point (a call that ends by itself,
+# or 6.1, where free memory barely moves, below) is made again from a
+# fresh fragmentation, up to 4 times; then the test skips, saying so.
 TIMEOUT=600
 . /pc/tests/vm/lib.sh
 
