@@ -56,9 +56,9 @@ rmmod khugehog || fail "rmmod khugehog"
 # back, so its count at the end of a long free is anywhere from a batch to
 # the mark (6.1: 162 pages on a 10507-page list in one run, 10079 on an
 # 11088-page one in the next).  So frag fills a little of the node of the
-# CPU the test now runs on, and the
-# lists' mark is the highest the kernel allows (1/8 of the zone) while it
-# exits: every page it frees stays on that CPU's own list.
+# CPU the test now runs on, and the lists' mark is the highest the kernel
+# allows (1/8 of the zone) while it exits: every page it frees stays on
+# that CPU's own list.
 node=""
 for n in $(nodes_with_memory); do
 	[ -n "$(first_cpu "$n")" ] && { node=$n; break; }
