@@ -66,13 +66,12 @@ done
 [ -n "$node" ] || fail "no node with both memory and a CPU"
 cpu=$(first_cpu "$node")
 taskset -p -c "$cpu" $$ >/dev/null || fail "cannot pin the test to CPU $cpu"
-HIGH_FRACTION=/proc/sys/vm/percpu_pagelist_high_fraction
-[ -w "$HIGH_FRACTION" ] || skip "no $HIGH_FRACTION to keep the freed pages on the lists"
-old_fraction=$(cat "$HIGH_FRACTION")
-trap 'echo "$old_fraction" > "$HIGH_FRACTION"; rmmod khugehog 2>/dev/null' EXIT
+[ -w "$PCP_FRACTION" ] || skip "no $PCP_FRACTION to keep the freed pages on the lists"
+old_fraction=$(cat "$PCP_FRACTION")
+trap 'echo "$old_fraction" > "$PCP_FRACTION"; rmmod khugehog 2>/dev/null' EXIT
 start_frag --node "$node" --percent 30
 drain_pcp_lists || note "per-cpu lists still hold $(pcp_pages) pages"
-echo 8 > "$HIGH_FRACTION" || fail "cannot write 8 to $HIGH_FRACTION"
+echo 8 > "$PCP_FRACTION" || fail "cannot write 8 to $PCP_FRACTION"
 stop_frag
 pcp=$(pcp_pages "$node")
 count_blocks
@@ -89,7 +88,7 @@ held_all=$(kv held_blocks_start)
 	fail "held_pages_start $loose for $held_all held blocks"
 whole=$(kv "whole_blocks_start_node$node")
 rmmod khugehog || fail "rmmod khugehog"
-echo "$old_fraction" > "$HIGH_FRACTION" || fail "cannot restore $HIGH_FRACTION to $old_fraction"
+echo "$old_fraction" > "$PCP_FRACTION" || fail "cannot restore $PCP_FRACTION to $old_fraction"
 
 # Drained, most held blocks are whole.  A few held blocks prove nothing
 # here: each count's own page, freed at once, may wait on a list.

@@ -13,7 +13,6 @@ TIMEOUT=600
 
 BOOST=/proc/sys/vm/watermark_boost_factor
 old_boost=$(cat $BOOST)
-PCP_FRACTION=/proc/sys/vm/percpu_pagelist_high_fraction
 old_fraction=$(cat $PCP_FRACTION 2>/dev/null)
 HOLD=/tmp/hold
 cleanup() {

@@ -36,7 +36,6 @@ QUOTA_MAX_NS=250000000
 # The target phase's floor: never below this (see above).
 FLOOR_MIN=25
 
-PCP_FRACTION=/proc/sys/vm/percpu_pagelist_high_fraction
 [ -w $PCP_FRACTION ] || skip "no $PCP_FRACTION"
 old_fraction=$(cat $PCP_FRACTION)
 cleanup() {

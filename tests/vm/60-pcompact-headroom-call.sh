@@ -24,7 +24,6 @@ TIMEOUT=600
 
 BOOST=/proc/sys/vm/watermark_boost_factor
 old_boost=$(cat $BOOST)
-PCP_FRACTION=/proc/sys/vm/percpu_pagelist_high_fraction
 [ -w $PCP_FRACTION ] || skip "no $PCP_FRACTION"
 old_fraction=$(cat $PCP_FRACTION)
 HOLD=/tmp/hold

@@ -40,6 +40,10 @@ pcp_pages() { zoneinfo_sum count: "$1"; }
 # which has no colon).
 pcp_high_sum() { zoneinfo_sum high: "$1"; }
 
+# PCP_FRACTION: the per-cpu lists' size as a fraction of their zone (0 the
+# kernel's default, 8 the largest, larger values smaller lists).
+PCP_FRACTION=/proc/sys/vm/percpu_pagelist_high_fraction
+
 # pcp_drain_below PAGES TIMEOUT_S: give the pages on the per-cpu free lists
 # back to the buddy lists, where compaction's free scanner can see them.
 # Pages freed a moment ago sit there, and compact_memory's free scanner then
@@ -50,12 +54,11 @@ pcp_high_sum() { zoneinfo_sum high: "$1"; }
 # timeout or when the setting cannot be written; 0 where the kernel has no
 # such setting.
 pcp_drain_below() {
-	_hf=/proc/sys/vm/percpu_pagelist_high_fraction
-	[ -w "$_hf" ] || return 0
-	_old=$(cat "$_hf")
-	echo 1000000 > "$_hf" || return 1
+	[ -w "$PCP_FRACTION" ] || return 0
+	_old=$(cat "$PCP_FRACTION")
+	echo 1000000 > "$PCP_FRACTION" || return 1
 	wait_for "[ \$(pcp_pages) -lt $1 ]" "$2"
 	_rc=$?
-	echo "$_old" > "$_hf"
+	echo "$_old" > "$PCP_FRACTION"
 	return $_rc
 }
