@@ -1151,6 +1151,40 @@ def _table_section(title, intro, columns, rows):
     return L + [""]
 
 
+def _ran_out_markdown(rows):
+    """The section on streams that ran out (runs.stream_outcomes() and
+    runs.failed_stream_pairs()), as lines; none without failure counts."""
+    outcomes = {k: e for k, e in runs.stream_outcomes(rows).items()
+                if e["made_per_s"] is not None}
+    if not outcomes:
+        return []
+    L = ["## Streams that ran out\n",
+         "A stream fails an allocation only once every node's stock is gone and its own "
+         "direct compaction finds nothing; whether it gets there turns on a few blocks (its "
+         "stock at the start and what is made while it runs, against what it takes), so at "
+         "some rates the same scenario runs out in one boot and not the next. Per workload: "
+         "the streams with at least one failed allocation, and the free blocks made while "
+         "each stream ran (obtained + free at its end - free at its start, whoever made "
+         "them; median per second of stream).\n",
+         "| Scenario | Workload | streams | ran out | blocks made per s (median) |",
+         "|:---|:---|---:|---:|---:|"]
+    for (name, w), e in outcomes.items():
+        L.append(f"| {name} | {w} | {e['streams']} | {e['failed']} | "
+                 f"{_fmt(e['made_per_s'])} |")
+    pairs = runs.failed_stream_pairs(rows)
+    if pairs:
+        L.append("")
+        L.append("Over every workload both ran, the streams that ran out, and the two-sided "
+                 "p of Fisher's exact test that both run out equally often (a small p says "
+                 "they do not).\n")
+        L.append("| Scenario | against | ran out | against's ran out | Fisher p |")
+        L.append("|:---|:---|---:|---:|---:|")
+        for name, base, k1, n1, k2, n2, p in pairs:
+            L.append(f"| {name} | {base} | {k1}/{n1} | {k2}/{n2} | {_fmt(p)} |")
+    L.append("")
+    return L
+
+
 def runs_markdown(ctx, targets, run_rows, aggregated, order, like=None,
                   run_rows_summaries=None):
     """The README sections of a repeated run: how the runs went (order,
@@ -1368,6 +1402,7 @@ def runs_markdown(ctx, targets, run_rows, aggregated, order, like=None,
                          f"{_fmt(got['median_num'])} | {_fmt(got['median_den'])} | "
                          f"{_fmt(got['ratio'])}x [{_fmt(got['lo'])}, {_fmt(got['hi'])}] |")
         L.append("")
+        L.extend(_ran_out_markdown(ctx.get("stream_starts") or []))
     L.append("Plots below: the latency CDF has one line per run that counts; the others "
              "show one run per scenario, the one whose khugehog p50 is nearest the median "
              "(`plot_run` in `<scenario>/summary.json`). Raw files of every run, void ones "

@@ -672,7 +672,7 @@ STREAM_START_COLUMNS = ["scenario", "workload", "delay_us", "run", "free_order9_
                         "pcp_pages_at_start", "pcp_pages_at_start_by_node", "pcp_pages_at_end",
                         "pcp_pages_at_end_by_node", "compact_stall", "allocstall", "mean_us",
                         "over_100us_pct", "held_blocks_at_start", "held_blocks_at_start_by_node",
-                        "whole_blocks_at_start"]
+                        "whole_blocks_at_start", "failures", "blocks_made_in_stream", "alloc_s"]
 
 
 def _by_node(values):
@@ -685,7 +685,8 @@ def stream_start_rows(standing):
     order-9 blocks at its start, the per-cpu lists' pages then and at its
     end (where the guest recorded them; by node as "node:pages ..."), and
     the direct compaction and reclaim stalls that followed, with the
-    stream's mean and share over 100 us.  A stream whose stock runs out
+    stream's mean and share over 100 us, its failed allocations, and the
+    blocks made while it ran (blocks_made_in_stream()).  A stream whose stock runs out
     waits in direct compaction, and each direct reclaim drains every CPU's
     lists; so the stock at the start, which the head start left, decides
     much of a fast stream, whatever the mechanism.  Rows of
@@ -713,8 +714,70 @@ def stream_start_rows(standing):
                              (step.get("latency") or {}).get("mean_us"),
                              step.get("over_100us_pct"), step.get("held_blocks_at_start"),
                              _by_node(step.get("held_blocks_at_start_by_node")),
-                             step.get("whole_blocks_at_start")])
+                             step.get("whole_blocks_at_start"), step.get("failures"),
+                             blocks_made_in_stream(step), step.get("alloc_s")])
     return rows
+
+
+def blocks_made_in_stream(step):
+    """Free order-9 blocks that appeared while a stream ran, whoever made
+    them (the compactor, the stream's own direct compaction, a drain of the
+    per-cpu lists): the pages it obtained plus the free blocks left at its
+    end, less those at its start.  None where a count is missing."""
+    got = [step.get(k) for k in ("count", "free_order9_blocks_after",
+                                 "free_order9_blocks_at_start")]
+    if not all(_number(v) for v in got):
+        return None
+    return got[0] + got[1] - got[2]
+
+
+def stream_outcomes(rows):
+    """Whether each stream ran out, per scenario and workload, from
+    stream_start_rows(): {(scenario, workload): {"streams": n, "failed":
+    streams with at least one failed allocation, "made_per_s": median of
+    the blocks made per second of stream or None}}, in first-seen order."""
+    col = {c: i for i, c in enumerate(STREAM_START_COLUMNS)}
+    by = {}
+    for r in rows:
+        by.setdefault((r[col["scenario"]], r[col["workload"]]), []).append(r)
+    out = {}
+    for key, rs in by.items():
+        rates = [r[col["blocks_made_in_stream"]] / r[col["alloc_s"]] for r in rs
+                 if _number(r[col["blocks_made_in_stream"]]) and _number(r[col["alloc_s"]])
+                 and r[col["alloc_s"]] > 0]
+        out[key] = {"streams": len(rs),
+                    "failed": sum(1 for r in rs if _number(r[col["failures"]]) and
+                                  r[col["failures"]] > 0),
+                    "made_per_s": stats.median(rates) if rates else None}
+    return out
+
+
+def failed_stream_pairs(rows):
+    """Each proactive module scenario's streams with a failed allocation
+    against those of the scenarios it is compared with (_supply_bases()),
+    over the workloads both ran: [(scenario, compared scenario, failed,
+    streams, compared failed, compared streams, two-sided Fisher exact
+    p)].  A stream that runs out fails or not on a few blocks, so the
+    outcome is close to a coin toss at some rates; counted over every
+    stream, a difference in how often each mechanism runs out is told
+    from chance or not."""
+    outcomes = stream_outcomes(rows)
+    names = list(dict.fromkeys(name for name, _ in outcomes))
+    out = []
+    for name in names:
+        s = scenarios.BY_NAME.get(name)
+        if not s or s.mechanism != "module":
+            continue
+        for base in _supply_bases(name, names):
+            both = [w for n, w in outcomes if n == name and (base, w) in outcomes]
+            if not both:
+                continue
+            a = [outcomes[(name, w)] for w in both]
+            b = [outcomes[(base, w)] for w in both]
+            k1, n1 = sum(e["failed"] for e in a), sum(e["streams"] for e in a)
+            k2, n2 = sum(e["failed"] for e in b), sum(e["streams"] for e in b)
+            out.append((name, base, k1, n1, k2, n2, stats.fisher_exact(k1, n1 - k1, k2, n2 - k2)))
+    return out
 
 
 def stream_start_summary(rows):

@@ -12,6 +12,7 @@ Everything random here takes an explicit seed, so a report can be
 recomputed exactly from its raw files and the seed in run.json.
 """
 
+import math
 import random
 
 INF = float("inf")
@@ -162,6 +163,26 @@ def bootstrap_ratio_grouped(num, den, seed, level=LEVEL, resamples=RESAMPLES):
 
     out["lo"], out["hi"] = _interval((draw() for _ in range(resamples)), level)
     return out
+
+
+def fisher_exact(a, b, c, d):
+    """Two-sided p of Fisher's exact test on the 2x2 table [[a, b], [c, d]]
+    (say, failed and good streams of two mechanisms): the probability, with
+    the margins fixed, of a table no more likely than the one seen."""
+    row1, col1, n = a + b, a + c, a + b + c + d
+    if min(a, b, c, d) < 0:
+        raise ValueError("fisher_exact: negative count")
+    if n == 0:
+        return 1.0
+
+    def prob(x):
+        return math.comb(col1, x) * math.comb(n - col1, row1 - x) / math.comb(n, row1)
+
+    seen = prob(a)
+    lo, hi = max(0, row1 + col1 - n), min(row1, col1)
+    # A relative tolerance, as floating point makes equal tables differ a little.
+    return min(1.0, sum(p for p in (prob(x) for x in range(lo, hi + 1))
+                        if p <= seen * (1 + 1e-7)))
 
 
 def verdict(estimate, lo, hi, threshold, want, runs=None):

@@ -731,9 +731,60 @@ def test_each_proactive_stream_start_is_listed_run_by_run():
     assert "## Stock at each stream's start, run by run" in text
     assert f"| {s.name} | sweep0 | 2 | " in text and f"{stock - 1} +77 -> 99 (" in text
     assert " | 77.00 | 377 | 1234 | " in text and f"| {s.name} | sweep5000 | 2 | " in text
-    assert [line.split(" | ")[4:6] for line in text.splitlines()
+    stock_section = text.split("## Streams that ran out")[0]
+    assert [line.split(" | ")[4:6] for line in stock_section.splitlines()
             if line.startswith(f"| {s.name} | sweep5000 |")] == [["n/a", "n/a"]]
     assert runs.stream_start_summary(rows)[(s.name, "sweep5000")]["supply"] is None
+    made = summary["sweep0"]["count"] + summary["sweep0"]["free_order9_blocks_after"] - stock
+    assert rows[0][col["blocks_made_in_stream"]] == made
+    assert rows[0][col["failures"]] == summary["sweep0"]["failures"]
+    assert rows[0][col["alloc_s"]] == summary["sweep0"]["alloc_s"] > 0
+
+
+def test_blocks_made_in_stream_counts_obtained_and_left_against_the_start():
+    step = {"count": 512, "free_order9_blocks_after": 20, "free_order9_blocks_at_start": 257}
+    assert runs.blocks_made_in_stream(step) == 275
+    assert runs.blocks_made_in_stream(dict(step, free_order9_blocks_after=None)) is None
+    assert runs.blocks_made_in_stream({"count": 512}) is None
+
+
+def outcome_row(name, run, failures, made, alloc_s=2.0, workload="sweep1000"):
+    """A stream_starts.csv row with the given outcome."""
+    r = dict.fromkeys(runs.STREAM_START_COLUMNS)
+    r.update(scenario=name, workload=workload, run=run, free_order9_blocks_at_start=250,
+             failures=failures, blocks_made_in_stream=made, alloc_s=alloc_s)
+    return [r[c] for c in runs.STREAM_START_COLUMNS]
+
+
+def test_streams_that_ran_out_are_counted_and_compared_with_the_kernel():
+    from benchlib import report
+    rows = ([outcome_row("sweep-pcompact", r, f, 300) for r, f in
+             enumerate((46, 0, 10, 0, 0), 1)] +
+            [outcome_row("sweep-kernel", r, 0, m) for r, m in enumerate((200, 400, 600), 1)] +
+            [outcome_row("sweep-kernel", 4, None, None, workload="sweep500")])
+    got = runs.stream_outcomes(rows)
+    assert got[("sweep-pcompact", "sweep1000")] == {"streams": 5, "failed": 2,
+                                                    "made_per_s": 150}
+    assert got[("sweep-kernel", "sweep1000")] == {"streams": 3, "failed": 0,
+                                                  "made_per_s": 200}
+    # An older run without the counts: no rate, and not counted as ran out.
+    assert got[("sweep-kernel", "sweep500")] == {"streams": 1, "failed": 0,
+                                                 "made_per_s": None}
+    # Only workloads both ran are compared: sweep500 is the kernel's alone.
+    pairs = runs.failed_stream_pairs(rows)
+    assert [p[:6] for p in pairs] == [("sweep-pcompact", "sweep-kernel", 2, 5, 0, 3)]
+    assert pairs[0][6] == pytest.approx(stats.fisher_exact(2, 3, 0, 3))
+    text = report.runs_markdown({"runs": 5, "seed": 1, "retries": 1, "stream_starts": rows},
+                                [], [], {}, [])
+    assert "## Streams that ran out" in text
+    ran_out = text.split("## Streams that ran out")[1]
+    assert "| sweep-pcompact | sweep1000 | 5 | 2 | 150 |" in ran_out
+    assert "| sweep-kernel | sweep500 |" not in ran_out
+    assert f"| sweep-pcompact | sweep-kernel | 2/5 | 0/3 | {pairs[0][6]:.2f} |" in text
+    # Rows from before the counts were kept make no section.
+    old = [outcome_row("sweep-kernel", 1, None, None)]
+    assert "## Streams that ran out" not in report.runs_markdown(
+        {"runs": 1, "seed": 1, "retries": 1, "stream_starts": old}, [], [], {}, [])
 
 
 def test_sweep_workloads_become_stream_rows_and_a_plot(tmp_path):

@@ -169,3 +169,20 @@ def test_bootstrap_ratio_grouped_without_enough_groups():
     assert out["ratio"] == 1 and out["lo"] is None and out["hi"] is None
     assert stats.bootstrap_ratio_grouped([[], [None]], [[2]], seed=1)["ratio"] is None
     assert stats.bootstrap_ratio_grouped([[1]], [[0, 0]], seed=1)["ratio"] is None
+
+
+@pytest.mark.parametrize("table, expected", [
+    ((3, 1, 1, 3), 0.485714),    # the tea-tasting table: 34/70
+    ((5, 0, 0, 5), 0.007937),    # 2/252
+    ((2, 3, 0, 5), 0.444444),
+    ((0, 5, 0, 5), 1.0),         # nothing ran out on either side
+    ((0, 0, 0, 0), 1.0),
+])
+def test_fisher_exact_two_sided(table, expected):
+    assert stats.fisher_exact(*table) == pytest.approx(expected, abs=1e-6)
+
+
+def test_fisher_exact_is_symmetric_and_refuses_negative_counts():
+    assert stats.fisher_exact(2, 13, 5, 10) == pytest.approx(stats.fisher_exact(5, 10, 2, 13))
+    with pytest.raises(ValueError):
+        stats.fisher_exact(-1, 2, 3, 4)
