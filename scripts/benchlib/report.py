@@ -1154,8 +1154,8 @@ def _table_section(title, intro, columns, rows):
 def _ran_out_markdown(rows):
     """The section on streams that ran out (runs.stream_outcomes() and
     runs.failed_stream_pairs()), as lines; none without failure counts."""
-    outcomes = {k: e for k, e in runs.stream_outcomes(rows).items()
-                if e["made_per_s"] is not None}
+    every_outcome = runs.stream_outcomes(rows)
+    outcomes = {k: e for k, e in every_outcome.items() if e["made_per_s"] is not None}
     if not outcomes:
         return []
     L = ["## Streams that ran out\n",
@@ -1171,7 +1171,7 @@ def _ran_out_markdown(rows):
     for (name, w), e in outcomes.items():
         L.append(f"| {name} | {w} | {e['streams']} | {e['failed']} | "
                  f"{_fmt(e['made_per_s'])} |")
-    pairs = runs.failed_stream_pairs(rows)
+    pairs = runs.failed_stream_pairs(every_outcome)
     if pairs:
         L.append("")
         L.append("Over every workload both ran, the streams that ran out, and the two-sided "

@@ -771,7 +771,7 @@ def test_streams_that_ran_out_are_counted_and_compared_with_the_kernel():
     assert got[("sweep-kernel", "sweep500")] == {"streams": 1, "failed": 0,
                                                  "made_per_s": None}
     # Only workloads both ran are compared: sweep500 is the kernel's alone.
-    pairs = runs.failed_stream_pairs(rows)
+    pairs = runs.failed_stream_pairs(runs.stream_outcomes(rows))
     assert [p[:6] for p in pairs] == [("sweep-pcompact", "sweep-kernel", 2, 5, 0, 3)]
     assert pairs[0][6] == pytest.approx(stats.fisher_exact(2, 3, 0, 3))
     text = report.runs_markdown({"runs": 5, "seed": 1, "retries": 1, "stream_starts": rows},
