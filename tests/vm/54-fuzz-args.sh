@@ -173,26 +173,6 @@ expect() {
 	}'
 }
 
-defaults() {
-	echo 1 > $PC_PARAM/enabled
-	echo 20 > $PC_PARAM/proactiveness
-	echo -1 > $PC_PARAM/wmark_low
-	echo -1 > $PC_PARAM/wmark_high
-	echo 9 > $PC_PARAM/order
-	echo 500 > $PC_PARAM/interval_ms
-	echo 0 > $PC_PARAM/stall_wake_ms
-	echo 0 > $PC_PARAM/reserve_ms
-	echo 1 > $PC_PARAM/any_cpu
-	echo 0 > $PC_PARAM/flush_pcp
-	echo 0 > $PC_PARAM/nice
-	echo 6 > $PC_PARAM/max_defer_shift
-	echo 0 > $PC_PARAM/quota_ms
-	echo 256 > $PC_PARAM/run_max_mb
-	echo node-sysfs > $PC_PARAM/engine
-	echo all > $PC_PARAM/nodes
-	echo 1 > $PC_PARAM/takeover
-}
-
 for p in $PARAMS; do
 	while IFS= read -r v; do printf '%s|%s\n' "$p" "$v"; done <<EOF
 $VALUES
@@ -209,6 +189,15 @@ for p in *; do
 done
 ! grep -q '|unknown$' /tmp/pc-fuzz || fail "no reference rule for $(grep '|unknown$' /tmp/pc-fuzz | cut -d'|' -f1 | sort -u)"
 base=$(cat $PARAMS)
+# loaded_values: every parameter back to what it read right after the load,
+# whatever the defaults are.
+loaded_values() {
+	set -- $base
+	for p in $PARAMS; do
+		printf '%s\n' "$1" > $p || fail "writing back $p='$1'"
+		shift
+	done
+}
 runtime=0
 while IFS='|' read -r p v want; do
 	if printf '%s\n' "$v" > $p 2>/dev/null; then
@@ -218,7 +207,7 @@ while IFS='|' read -r p v want; do
 		"ok "*) [ "$got" = "$want" ] || fail "$p='$v': reads back '${got#ok }', want '${want#ok }'" ;;
 		*) fail "$p='$v' accepted (reads back '${got#ok }'), want refused" ;;
 		esac
-		defaults
+		loaded_values
 	else
 		case $want in
 		"ok "*) fail "$p='$v' refused, want '${want#ok }'" ;;
