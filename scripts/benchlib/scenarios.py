@@ -247,6 +247,20 @@ ALL += [
     Scenario("sweep-pcompact-int100", "module", 20, SWEEP,
              f"rate sweep, pcompact (20) {INT100}: the score sampled every 100 ms", INT100),
 ]
+# Those became the defaults; upstream's pace, the defaults before, stays
+# measurable against them: `scripts/bench --scenarios
+# sweep-pcompact,sweep-pcompact-int500` and so on.
+INT500 = "interval_ms=500 max_defer_shift=6"
+ALL += [
+    Scenario("pcompact-int500", "module", 20, ("khugehog", "thp"),
+             f"pcompact.ko proactiveness=20 {INT500}: the score sampled every 500 ms, "
+             "as upstream", INT500),
+    Scenario("pcompact-int500-unmovable", "module", 20, ("pin",),
+             f"pcompact (20) {INT500} on unmovable fragmentation: defer, back off", INT500),
+    Scenario("sweep-pcompact-int500", "module", 20, SWEEP,
+             f"rate sweep, pcompact (20) {INT500}: the score sampled every 500 ms, "
+             "as upstream", INT500),
+]
 SWEEP_SCENARIOS = ["sweep-vanilla", "sweep-kernel", "sweep-pcompact", "sweep-manual",
                    "gfp-vanilla", "gfp-kernel", "gfp-pcompact",
                    "bursts-vanilla", "bursts-kernel", "bursts-pcompact"]
