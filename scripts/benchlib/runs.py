@@ -757,10 +757,10 @@ def failed_stream_pairs(outcomes):
     against those of the scenarios it is compared with (_supply_bases()),
     over the workloads both ran, from stream_outcomes(): [(scenario,
     compared scenario, failed, streams, compared failed, compared
-    streams, two-sided Fisher exact p)].  A stream that runs out fails or not on a few blocks, so the
-    outcome is close to a coin toss at some rates; counted over every
-    stream, a difference in how often each mechanism runs out is told
-    from chance or not."""
+    streams, two-sided Fisher exact p)].  A stream that runs out fails or
+    not on a few blocks, so the outcome is close to a coin toss at some
+    rates; counted over every stream, a difference in how often each
+    mechanism runs out is told from chance or not."""
     names = list(dict.fromkeys(name for name, _ in outcomes))
     out = []
     for name in names:

@@ -229,6 +229,22 @@ ALL += [
              "rate sweep, pcompact (20) wmark_low=75 wmark_high=90: rounds go 5 points "
              "below the kernel's low threshold", "wmark_low=75 wmark_high=90"),
 ]
+
+
+def _sampling_scenarios(tag, module_args, what):
+    """The drain, unmovable and sweep scenarios of one sampling pace:
+    pcompact-<tag>, pcompact-<tag>-unmovable and sweep-pcompact-<tag>."""
+    return [
+        Scenario(f"pcompact-{tag}", "module", 20, ("khugehog", "thp"),
+                 f"pcompact.ko proactiveness=20 {module_args}: {what}", module_args),
+        Scenario(f"pcompact-{tag}-unmovable", "module", 20, ("pin",),
+                 f"pcompact (20) {module_args} on unmovable fragmentation: defer, back off",
+                 module_args),
+        Scenario(f"sweep-pcompact-{tag}", "module", 20, SWEEP,
+                 f"rate sweep, pcompact (20) {module_args}: {what}", module_args),
+    ]
+
+
 # Issue 13's reaction to demand: both compactors look at the score every
 # 500 ms, and in results/sweep61-below/ a stream at 1000/s emptied a node
 # within one interval of pcompact's last look (a sample at exactly the high
@@ -238,29 +254,13 @@ ALL += [
 # is not retried five times as often: `scripts/bench --scenarios
 # sweep-kernel,sweep-pcompact-int100`; the drain and the unmovable pair for
 # its CPU with `kernel,pcompact-int100,kernel-unmovable,pcompact-int100-unmovable`.
-INT100 = "interval_ms=100 max_defer_shift=8"
-ALL += [
-    Scenario("pcompact-int100", "module", 20, ("khugehog", "thp"),
-             f"pcompact.ko proactiveness=20 {INT100}: the score sampled every 100 ms", INT100),
-    Scenario("pcompact-int100-unmovable", "module", 20, ("pin",),
-             f"pcompact (20) {INT100} on unmovable fragmentation: defer, back off", INT100),
-    Scenario("sweep-pcompact-int100", "module", 20, SWEEP,
-             f"rate sweep, pcompact (20) {INT100}: the score sampled every 100 ms", INT100),
-]
+ALL += _sampling_scenarios("int100", "interval_ms=100 max_defer_shift=8",
+                           "the score sampled every 100 ms")
 # Those became the defaults; upstream's pace, the defaults before, stays
 # measurable against them: `scripts/bench --scenarios
 # sweep-pcompact,sweep-pcompact-int500` and so on.
-INT500 = "interval_ms=500 max_defer_shift=6"
-ALL += [
-    Scenario("pcompact-int500", "module", 20, ("khugehog", "thp"),
-             f"pcompact.ko proactiveness=20 {INT500}: the score sampled every 500 ms, "
-             "as upstream", INT500),
-    Scenario("pcompact-int500-unmovable", "module", 20, ("pin",),
-             f"pcompact (20) {INT500} on unmovable fragmentation: defer, back off", INT500),
-    Scenario("sweep-pcompact-int500", "module", 20, SWEEP,
-             f"rate sweep, pcompact (20) {INT500}: the score sampled every 500 ms, "
-             "as upstream", INT500),
-]
+ALL += _sampling_scenarios("int500", "interval_ms=500 max_defer_shift=6",
+                           "the score sampled every 500 ms, as upstream")
 SWEEP_SCENARIOS = ["sweep-vanilla", "sweep-kernel", "sweep-pcompact", "sweep-manual",
                    "gfp-vanilla", "gfp-kernel", "gfp-pcompact",
                    "bursts-vanilla", "bursts-kernel", "bursts-pcompact"]
