@@ -185,6 +185,9 @@ static void pcompactd_round(struct pcompact_node *pn, unsigned int score,
 					 << READ_ONCE(pcompact_max_defer_shift);
 
 		atomic64_inc(&pn->stats.deferrals);
+		trace_pcompact_defer(pn->nid, score, after, round.order_blocks_emptied,
+				     round.exhausted, round.fell_back, round.out_of_room,
+				     defer_ms);
 		pn->deferred_until = jiffies + msecs_to_jiffies(defer_ms);
 		*compacting = false;
 		pcompact_set_state(pn, PCOMPACT_DEFERRED);

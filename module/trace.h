@@ -66,6 +66,38 @@ TRACE_EVENT(pcompact_round_end,
 		      __entry->elapsed_ns)
 );
 
+/*
+ * A round defers the node (pcompact_round_defers()), and why: the score
+ * did not fall and it emptied nothing, or it found nothing left to empty.
+ */
+TRACE_EVENT(pcompact_defer,
+	    TP_PROTO(int nid, unsigned int score_before, unsigned int score_after,
+		     unsigned long blocks_emptied, bool exhausted, bool fell_back,
+		     bool out_of_room, unsigned long defer_ms),
+	    TP_ARGS(nid, score_before, score_after, blocks_emptied, exhausted,
+		    fell_back, out_of_room, defer_ms),
+	    TP_STRUCT__entry(__field(int, nid)
+			     __field(unsigned int, score_before)
+			     __field(unsigned int, score_after)
+			     __field(unsigned long, blocks_emptied)
+			     __field(bool, exhausted)
+			     __field(bool, fell_back)
+			     __field(bool, out_of_room)
+			     __field(unsigned long, defer_ms)),
+	    TP_fast_assign(__entry->nid = nid;
+			   __entry->score_before = score_before;
+			   __entry->score_after = score_after;
+			   __entry->blocks_emptied = blocks_emptied;
+			   __entry->exhausted = exhausted;
+			   __entry->fell_back = fell_back;
+			   __entry->out_of_room = out_of_room;
+			   __entry->defer_ms = defer_ms;),
+	    TP_printk("nid=%d score_before=%u score_after=%u blocks_emptied=%lu exhausted=%d fell_back=%d out_of_room=%d defer_ms=%lu",
+		      __entry->nid, __entry->score_before, __entry->score_after,
+		      __entry->blocks_emptied, __entry->exhausted,
+		      __entry->fell_back, __entry->out_of_room, __entry->defer_ms)
+);
+
 /* One alloc_contig_range() call of the contig engine, with what it did. */
 TRACE_EVENT(pcompact_range,
 	    TP_PROTO(int nid, unsigned long pfn, unsigned int nr_blocks,

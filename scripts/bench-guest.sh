@@ -393,6 +393,30 @@ mech_arm() {
 	# shellcheck disable=SC2086
 	/sbin/insmod "$PCOMPACT_KO" proactiveness="$PROACTIVENESS" $MODULE_ARGS enabled=0 ||
 		die "insmod pcompact.ko proactiveness=$PROACTIVENESS $MODULE_ARGS enabled=0 failed"
+	pcompact_trace_on
+}
+
+# With BENCH_TRACE_PCOMPACT=1, pcompact's rounds, deferrals and contig
+# calls from switch-on to the end of the stream: why a node stopped.
+pcompact_trace_on() {
+	[ "${BENCH_TRACE_PCOMPACT:-0}" = 1 ] || return 0
+	_tr=/sys/kernel/tracing
+	echo 0 > "$_tr/tracing_on"
+	echo > "$_tr/trace"
+	echo 8192 > "$_tr/buffer_size_kb"
+	for e in pcompact_round_begin pcompact_round_end pcompact_defer pcompact_range; do
+		echo 1 > "$_tr/events/pcompact/$e/enable" || die "cannot trace pcompact:$e"
+	done
+	echo 1 > "$_tr/tracing_on"
+}
+
+pcompact_trace_save() {
+	[ "${BENCH_TRACE_PCOMPACT:-0}" = 1 ] && [ "$MECH" = module ] || return 0
+	_tr=/sys/kernel/tracing
+	echo 0 > "$_tr/tracing_on"
+	grep -v '^#' "$_tr/trace" > "$TMP/$W.pcompact_trace"
+	echo > "$_tr/trace"
+	SEND_EXTRA="$SEND_EXTRA pcompact_trace.txt=$TMP/$W.pcompact_trace"
 }
 
 mech_on() {
@@ -489,6 +513,7 @@ workload_khugehog() {
 	# shellcheck disable=SC2086
 	$ALLOC_PIN /sbin/insmod "$KHH_KO" $_khh_args || die "insmod khugehog.ko $_khh_args failed"
 	end_allocation
+	pcompact_trace_save
 	mark map_after
 	frag_map_after
 	cp /proc/khugehog/summary "$TMP/khh.summary"

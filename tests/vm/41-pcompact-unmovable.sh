@@ -11,8 +11,15 @@ insmod /pc/khugehog/khugehog.ko pin=1 || fail "khugehog pin"
 grep pinned_blocks /proc/khugehog/summary
 # load_and_defer ARGS: load pcompact, find the nodes above its high
 # threshold (70) and wait until each has deferred.  Sets nodes.
+TRACE=/sys/kernel/tracing
 load_and_defer() {
-	insmod /pc/module/pcompact.ko proactiveness=40 "$@" || fail "insmod pcompact $*"
+	insmod /pc/module/pcompact.ko proactiveness=40 "$@" enabled=0 ||
+		fail "insmod pcompact $*"
+	# Switched on only once the deferral event is traced, so none is missed.
+	echo > $TRACE/trace
+	echo 1 > $TRACE/events/pcompact/pcompact_defer/enable ||
+		fail "no pcompact_defer trace event"
+	echo Y > $PC_PARAM/enabled || fail "cannot switch pcompact on"
 	nodes=""
 	for nid in $(nodes_with_memory); do
 		[ "$(node_stat $nid score)" -gt 70 ] && nodes="$nodes $nid"
@@ -24,7 +31,23 @@ load_and_defer() {
 	done
 }
 
+# check_defer_trace: one pcompact_defer event per counted deferral, each
+# saying why: nothing left to empty, or no block emptied and no lower score.
+check_defer_trace() {
+	for nid in $nodes; do
+		lines=$(grep "pcompact_defer: nid=$nid " $TRACE/trace)
+		[ "$(echo "$lines" | grep -c .)" -eq "$(node_stat $nid deferrals)" ] ||
+			fail "node $nid: $(node_stat $nid deferrals) deferrals, trace: $lines"
+		echo "$lines" | awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+			if (v["exhausted"] != 1 && !(v["blocks_emptied"] == 0 &&
+			    v["score_after"] + 0 >= v["score_before"] + 0)) bad = 1 }
+			END { exit bad }' || fail "node $nid: a deferral without a reason: $lines"
+	done
+	note "defer trace: $(grep -c pcompact_defer: $TRACE/trace) events, e.g. $(grep -m 1 -o 'pcompact_defer: .*' $TRACE/trace)"
+}
+
 load_and_defer engine=contig
+check_defer_trace
 for nid in $nodes; do
 	note "contig: node $nid: $(node_summary $nid) skipped_unmovable $(node_stat $nid skipped_unmovable) skipped_type $(node_stat $nid skipped_type)"
 	# A pinned block is passed over for its UNMOVABLE pageblock type (the
@@ -69,6 +92,7 @@ done
 note "pcompactd CPU over 30 s: $((t1 - t0)) ticks ($(getconf CLK_TCK 2>/dev/null || echo 100)/s)"
 # Near zero: under 1% of one CPU (30 ticks at 100 Hz).
 [ $((t1 - t0)) -lt 30 ] || fail "pcompactd used $((t1 - t0)) ticks in 30 s"
+check_defer_trace
 rmmod pcompact || fail "rmmod pcompact"
 rmmod khugehog || fail "rmmod khugehog"
 check_dmesg_clean
