@@ -124,18 +124,32 @@ struct pcompact_scan {
 
 #define PCOMPACT_UNEVICTABLE_SYSCTL	"/proc/sys/vm/compact_unevictable_allowed"
 
+/* Whole pairs of pageblocks in @mb MB, at least one. */
+static unsigned long pcompact_mb_to_pairs(unsigned int mb)
+{
+	unsigned long pages = (unsigned long)mb << (20 - PAGE_SHIFT);
+
+	return max(pages / PCOMPACT_PAIR_PAGES, 1UL);
+}
+
 /*
  * The longest run one call empties, in pairs: run_max_mb (longer runs move
  * fewer pages twice and drain every CPU's lists less often; shorter ones
- * give blocks back sooner), capped while the kernel zeroes allocations.
+ * give blocks back sooner), capped while the kernel zeroes allocations,
+ * and to stall_run_mb while allocations stall in direct compaction: a call
+ * keeps its whole range's free memory from them until it returns.
  */
 static unsigned long pcompact_run_max_pairs(void)
 {
-	unsigned long pages = (unsigned long)READ_ONCE(pcompact_run_max_mb) << (20 - PAGE_SHIFT);
-	unsigned long pairs = max(pages / PCOMPACT_PAIR_PAGES, 1UL);
+	unsigned long pairs = pcompact_mb_to_pairs(READ_ONCE(pcompact_run_max_mb));
+	unsigned int stall_mb = READ_ONCE(pcompact_stall_run_mb);
+	u64 window = (u64)READ_ONCE(pcompact_interval_ms) * NSEC_PER_MSEC;
+	u64 now = ktime_get_ns();
 
 	if (pcompact_init_on_alloc())
 		pairs = min(pairs, PCOMPACT_RUN_MAX_PAIRS_ZEROING);
+	if (stall_mb && pcompact_hooks_stalled_since(now > window ? now - window : 0))
+		pairs = min(pairs, pcompact_mb_to_pairs(stall_mb));
 	return pairs;
 }
 
@@ -536,10 +550,12 @@ static int pcompact_empty_range(const struct pcompact_scan *scan,
 }
 
 /*
- * Salvage a run that failed as a whole (one page spoilt it) pair by pair,
- * with the same target, room and stop checks as the main loop.
+ * Empty a run pair by pair, with the same target, room and stop checks as
+ * the main loop: a run that failed as a whole (one page spoilt it), or one
+ * longer than a call may take now (allocations began to stall after the
+ * run was collected).
  */
-static void pcompact_salvage_run(const struct pcompact_scan *scan,
+static void pcompact_empty_pairs(const struct pcompact_scan *scan,
 				 unsigned long pfn, unsigned int nr_blocks,
 				 struct pcompact_round *round, u64 *kswapd_since)
 {
@@ -605,12 +621,16 @@ static bool pcompact_empty_window(const struct pcompact_scan *scan,
 		nr_blocks = min(nr_blocks, max_blocks);
 		if (unit->nr_blocks == 1)
 			nr_blocks = 1;
-		err = pcompact_empty_range(scan, unit->pfn, nr_blocks, round);
-		if (err && nr_blocks > 2)
-			pcompact_salvage_run(scan, unit->pfn, nr_blocks, round,
-					     kswapd_since);
-		else if (err)
-			round->failed_blocks += nr_blocks;
+		if (nr_blocks > 2 && nr_blocks > 2 * pcompact_run_max_pairs()) {
+			pcompact_empty_pairs(scan, unit->pfn, nr_blocks, round, kswapd_since);
+		} else {
+			err = pcompact_empty_range(scan, unit->pfn, nr_blocks, round);
+			if (err && nr_blocks > 2)
+				pcompact_empty_pairs(scan, unit->pfn, nr_blocks, round,
+						     kswapd_since);
+			else if (err)
+				round->failed_blocks += nr_blocks;
+		}
 		if (round->stop_reason != PCOMPACT_IDLE)
 			return true;
 		/* Keep the sysfs score current while a long round runs. */
@@ -636,13 +656,6 @@ static void pcompact_engine_contig_zone(struct pcompact_round *round,
 	struct pcompact_scan scan = {
 		.zone = zone,
 		.unevictable_ok = round->unevictable_ok,
-		/*
-		 * A fallback round with a quota takes one pair a call: the deadline
-		 * is checked only between calls, and one of run_max_mb took 1 s
-		 * under TCG (58 on 6.12: a round of 1090 ms for a quota of 50).
-		 */
-		.run_max_pairs = round->fell_back && round->deadline_ns ?
-				 1 : pcompact_run_max_pairs(),
 	};
 	unsigned long nr_pairs, read = 0;
 	u64 kswapd_since = 0;
@@ -668,6 +681,13 @@ static void pcompact_engine_contig_zone(struct pcompact_round *round,
 			round->out_of_room = true;
 			return;
 		}
+		/*
+		 * A fallback round with a quota takes one pair a call: the deadline
+		 * is checked only between calls, and one of run_max_mb took 1 s
+		 * under TCG (58 on 6.12: a round of 1090 ms for a quota of 50).
+		 */
+		scan.run_max_pairs = round->fell_back && round->deadline_ns ?
+				     1 : pcompact_run_max_pairs();
 		n = pcompact_collect_window(&scan, first + *cursor * PCOMPACT_PAIR_PAGES,
 					    window, units, round);
 		if (n < 0)

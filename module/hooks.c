@@ -10,8 +10,9 @@
  *  - direct compaction stalls: a kretprobe on try_to_compact_pages(), or on
  *    __alloc_pages_direct_compact() where the former cannot be probed,
  *    counts the stalls and times them, charged to the node of the CPU the
- *    stall returns on, and with stall_wake_ms set wakes every node's
- *    pcompactd to sample now;
+ *    stall returns on, notes when the last one began or ended (the engine
+ *    shortens its calls while allocations stall, stall_run_mb), and with
+ *    stall_wake_ms set wakes every node's pcompactd to sample now;
  *  - kcompactd and kswapd wakeups: the mm_compaction_kcompactd_wake and
  *    mm_vmscan_kswapd_wake tracepoints, found by name because their
  *    __tracepoint symbols are not exported.  Both have the same prototype
@@ -73,6 +74,21 @@ static void pcompact_stall_wake_fn(struct irq_work *work)
 
 static DEFINE_IRQ_WORK(pcompact_stall_irq_work, pcompact_stall_wake_fn);
 
+/* ktime_get_ns() when a direct compaction stall last began or ended, 0 before any. */
+static atomic64_t pcompact_stall_last_ns = ATOMIC64_INIT(0);
+
+/**
+ * pcompact_hooks_stalled_since() - whether allocations stalled lately.
+ * @since_ns:	a ktime_get_ns() time.
+ *
+ * Return: true if a direct compaction stall, on any node, began or ended
+ * at or after @since_ns; always false while the stall hook is not attached.
+ */
+bool pcompact_hooks_stalled_since(u64 since_ns)
+{
+	return (u64)atomic64_read(&pcompact_stall_last_ns) >= since_ns;
+}
+
 static int pcompact_stall_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	unsigned int wake_ms = READ_ONCE(pcompact_stall_wake_ms);
@@ -81,6 +97,7 @@ static int pcompact_stall_entry(struct kretprobe_instance *ri, struct pt_regs *r
 	int nid;
 
 	*(u64 *)ri->data = ktime_get_ns();
+	atomic64_set(&pcompact_stall_last_ns, *(u64 *)ri->data);
 	if (!wake_ms)
 		return 0;
 	/*
@@ -106,6 +123,7 @@ static int pcompact_stall_return(struct kretprobe_instance *ri, struct pt_regs *
 {
 	struct pcompact_node *pn = pcompact_hooks_node(numa_node_id());
 
+	atomic64_set(&pcompact_stall_last_ns, ktime_get_ns());
 	if (pn) {
 		atomic64_inc(&pn->stats.direct_stalls);
 		atomic64_add(ktime_get_ns() - *(u64 *)ri->data, &pn->stats.direct_stall_ns);

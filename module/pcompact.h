@@ -160,6 +160,7 @@ extern unsigned int pcompact_order;
 extern unsigned int pcompact_max_defer_shift;
 extern unsigned int pcompact_quota_ms;
 extern unsigned int pcompact_run_max_mb;
+extern unsigned int pcompact_stall_run_mb;
 extern int pcompact_engine;
 extern bool pcompact_takeover;
 extern nodemask_t pcompact_nodemask;
@@ -262,6 +263,7 @@ bool pcompact_kswapd_active(int nid);
 int pcompact_hooks_init(void);
 void pcompact_hooks_exit(void);
 ssize_t pcompact_hooks_show(char *buf);
+bool pcompact_hooks_stalled_since(u64 since_ns);
 
 /* sysfs.c */
 int pcompact_sysfs_init(void);

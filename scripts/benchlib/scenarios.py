@@ -261,6 +261,18 @@ ALL += _sampling_scenarios("int100", "interval_ms=100 max_defer_shift=8",
 # sweep-pcompact,sweep-pcompact-int500` and so on.
 ALL += _sampling_scenarios("int500", "interval_ms=500 max_defer_shift=6",
                            "the score sampled every 500 ms, as upstream")
+# Issue 13's in-stream calls: in 2 of 4 6.1 drains (bench --trace-pcompact)
+# a contig call of 58-90 blocks, 200-334 ms, held its range isolated while
+# the stream ran, and the stream stopped on 100 failures in 10 ms with a
+# fifth of free memory left.  One pair a call while allocations stall:
+# `scripts/bench --scenarios kernel,pcompact,pcompact-stallrun4`.
+ALL += [
+    Scenario("pcompact-stallrun4", "module", 20, ("khugehog", "thp"),
+             "pcompact.ko proactiveness=20 stall_run_mb=4: one pair a contig call while "
+             "allocations stall", "stall_run_mb=4"),
+    Scenario("sweep-pcompact-stallrun4", "module", 20, SWEEP,
+             "rate sweep, pcompact (20) stall_run_mb=4", "stall_run_mb=4"),
+]
 SWEEP_SCENARIOS = ["sweep-vanilla", "sweep-kernel", "sweep-pcompact", "sweep-manual",
                    "gfp-vanilla", "gfp-kernel", "gfp-pcompact",
                    "bursts-vanilla", "bursts-kernel", "bursts-pcompact"]

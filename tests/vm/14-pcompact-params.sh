@@ -5,7 +5,7 @@
 . /pc/tests/vm/lib.sh
 
 KO=/pc/module/pcompact.ko
-PARAMS="enabled proactiveness wmark_low wmark_high order interval_ms stall_wake_ms reserve_ms any_cpu flush_pcp nice max_defer_shift quota_ms run_max_mb engine nodes takeover"
+PARAMS="enabled proactiveness wmark_low wmark_high order interval_ms stall_wake_ms reserve_ms any_cpu flush_pcp nice max_defer_shift quota_ms run_max_mb stall_run_mb engine nodes takeover"
 # name|value pairs that must be refused, one per line.
 BAD="enabled|maybe
 enabled|
@@ -51,6 +51,9 @@ run_max_mb|1025
 run_max_mb|0
 run_max_mb|-256
 run_max_mb|4M
+stall_run_mb|1025
+stall_run_mb|-4
+stall_run_mb|4M
 engine|turbo
 engine|
 engine|kallsyms

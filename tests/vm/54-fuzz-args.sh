@@ -15,7 +15,7 @@ TIMEOUT=400
 
 SEED=${PC_FUZZ_SEED:-1}
 KO=/pc/module/pcompact.ko
-PARAMS="enabled proactiveness wmark_low wmark_high order interval_ms stall_wake_ms reserve_ms any_cpu flush_pcp nice max_defer_shift quota_ms run_max_mb engine nodes takeover"
+PARAMS="enabled proactiveness wmark_low wmark_high order interval_ms stall_wake_ms reserve_ms any_cpu flush_pcp nice max_defer_shift quota_ms run_max_mb stall_run_mb engine nodes takeover"
 possible=$(cat /sys/devices/system/node/possible)
 long=$(awk 'BEGIN { while (n++ < 300) printf "a" }')
 digits=$(awk 'BEGIN { while (n++ < 200) printf "9" }')

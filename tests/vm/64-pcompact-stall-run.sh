@@ -1,0 +1,69 @@
+# SPDX-License-Identifier: GPL-2.0
+# stall_run_mb: while allocations stall in direct compaction (one did within
+# the last interval_ms), no alloc_contig_range() call of the engine covers
+# more than stall_run_mb; with no stall in that window the same layout is
+# emptied in runs as long as run_max_mb.  A long call isolates its whole
+# range, which a stream of huge page allocations needs (6.1: a 90-block call
+# of 334 ms, and the stream stopped on 100 failures in 10 ms).
+TIMEOUT=600
+. /pc/tests/vm/lib.sh
+
+T=/sys/kernel/tracing
+
+# widest_call: the most blocks one traced call took, 0 without a call.
+widest_call() {
+	grep -o 'pcompact_range: .* nr_blocks=[0-9]*' $T/trace | sed 's/.*nr_blocks=//' |
+		sort -n | tail -n 1 | grep . || echo 0
+}
+
+# compact_traced: switch pcompact on, wait until every node of ABOVE ends
+# its compaction, switch it off; the calls are in the trace.
+compact_traced() {
+	echo > $T/trace
+	echo 1 > $T/events/pcompact/pcompact_range/enable || fail "no pcompact_range event"
+	echo Y > $PC_PARAM/enabled || fail "cannot switch pcompact on"
+	for nid in $ABOVE; do
+		wait_compaction_end $nid $LOW
+	done
+	echo N > $PC_PARAM/enabled
+	echo 0 > $T/events/pcompact/pcompact_range/enable
+}
+
+# No stall within the last 10 ms interval: runs as long as run_max_mb.
+insmod /pc/module/pcompact.ko enabled=0 engine=contig stall_run_mb=4 interval_ms=10 ||
+	fail "insmod stall_run_mb=4 interval_ms=10"
+[ "$(cat $PC_PARAM/stall_run_mb)" = 4 ] || fail "stall_run_mb reads $(cat $PC_PARAM/stall_run_mb)"
+start_frag
+fragmented_nodes 70
+compact_traced
+quiet=$(widest_call)
+note "no stall: $(grep -c 'pcompact_range:' $T/trace) calls, the widest $quiet blocks"
+[ "$quiet" -gt 2 ] || fail "with no stall no call was longer than one pair ($quiet blocks)"
+stop_frag || fail "frag exit status $?"
+rmmod pcompact || fail "rmmod"
+
+# Allocations stalled within the last interval (60 s): one pair a call.
+# Loaded with 10 ms so that the scores read are the fragmented ones.
+insmod /pc/module/pcompact.ko enabled=0 engine=contig stall_run_mb=4 interval_ms=10 ||
+	fail "insmod stall_run_mb=4 interval_ms=10"
+start_frag
+stalls=$(node_stat_sum direct_stalls)
+# Huge page allocations on fragmented memory, 16 more than the free 2 MB
+# blocks: once those are taken, each stalls in direct compaction.  Held
+# until the end, so that freeing them does not lower the scores.
+free2m=$(awk '$1 == "Node" { n += $14 + 2 * $15 } END { print n + 0 }' /proc/buddyinfo)
+insmod /pc/khugehog/khugehog.ko max=$((free2m + 16)) || fail "insmod khugehog max=$((free2m + 16))"
+[ "$(node_stat_sum direct_stalls)" -gt "$stalls" ] ||
+	fail "$((free2m + 16)) huge page allocations, $free2m blocks free, did not stall ($(grep -E '^(count|failures)' /proc/khugehog/summary | tr '\n' ' '))"
+note "direct compaction stalls: $stalls -> $(node_stat_sum direct_stalls)"
+echo 60000 > $PC_PARAM/interval_ms || fail "interval_ms 60000"
+fragmented_nodes 70
+compact_traced
+stalled=$(widest_call)
+note "stalled: $(grep -c 'pcompact_range:' $T/trace) calls, the widest $stalled blocks"
+[ "$(grep -c 'pcompact_range:' $T/trace)" -gt 0 ] || fail "the engine made no call"
+[ "$stalled" -le 2 ] || fail "a call emptied $stalled blocks within 60 s of a stall (stall_run_mb=4: one pair)"
+stop_frag || fail "frag exit status $?"
+rmmod khugehog || fail "rmmod khugehog"
+rmmod pcompact || fail "rmmod"
+check_dmesg_clean
