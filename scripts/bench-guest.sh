@@ -393,33 +393,45 @@ mech_arm() {
 	# shellcheck disable=SC2086
 	/sbin/insmod "$PCOMPACT_KO" proactiveness="$PROACTIVENESS" $MODULE_ARGS enabled=0 ||
 		die "insmod pcompact.ko proactiveness=$PROACTIVENESS $MODULE_ARGS enabled=0 failed"
-	pcompact_trace_on
 }
 
-# With BENCH_TRACE_PCOMPACT=1, pcompact's rounds, deferrals and contig
-# calls from switch-on to the end of the stream: why a node stopped.
-pcompact_trace_on() {
-	[ "${BENCH_TRACE_PCOMPACT:-0}" = 1 ] || return 0
+# With BENCH_TRACE_STREAM=1, from switch-on to the end of the stream: the
+# kernel's compaction outcomes (each direct compaction's priority, each
+# zone's suitability, end status and deferral) and, with pcompact loaded,
+# its rounds, deferrals and contig calls: why allocations failed.
+STREAM_TRACE_EVENTS="compaction/mm_compaction_try_to_compact_pages
+	compaction/mm_compaction_suitable compaction/mm_compaction_end
+	compaction/mm_compaction_deferred compaction/mm_compaction_defer_compaction
+	compaction/mm_compaction_defer_reset compaction/mm_compaction_kcompactd_wake
+	pcompact/pcompact_round_begin pcompact/pcompact_round_end
+	pcompact/pcompact_defer pcompact/pcompact_range"
+stream_trace_on() {
+	[ "${BENCH_TRACE_STREAM:-0}" = 1 ] || return 0
 	_tr=/sys/kernel/tracing
 	echo 0 > "$_tr/tracing_on"
 	echo > "$_tr/trace"
 	echo 8192 > "$_tr/buffer_size_kb"
-	for e in pcompact_round_begin pcompact_round_end pcompact_defer pcompact_range; do
-		echo 1 > "$_tr/events/pcompact/$e/enable" || die "cannot trace pcompact:$e"
+	for e in $STREAM_TRACE_EVENTS; do
+		case "$e" in pcompact/*) [ "$MECH" = module ] || continue ;; esac
+		echo 1 > "$_tr/events/$e/enable" || die "cannot trace $e"
 	done
 	echo 1 > "$_tr/tracing_on"
 }
 
-pcompact_trace_save() {
-	[ "${BENCH_TRACE_PCOMPACT:-0}" = 1 ] && [ "$MECH" = module ] || return 0
+stream_trace_save() {
+	[ "${BENCH_TRACE_STREAM:-0}" = 1 ] || return 0
 	_tr=/sys/kernel/tracing
 	echo 0 > "$_tr/tracing_on"
-	grep -v '^#' "$_tr/trace" > "$TMP/$W.pcompact_trace"
+	grep -v '^#' "$_tr/trace" > "$TMP/$W.stream_trace"
 	echo > "$_tr/trace"
-	SEND_EXTRA="$SEND_EXTRA pcompact_trace.txt=$TMP/$W.pcompact_trace"
+	for e in $STREAM_TRACE_EVENTS; do
+		[ -e "$_tr/events/$e/enable" ] && echo 0 > "$_tr/events/$e/enable"
+	done
+	SEND_EXTRA="$SEND_EXTRA stream_trace.txt=$TMP/$W.stream_trace"
 }
 
 mech_on() {
+	stream_trace_on
 	mark mech_on
 	case "$MECH" in
 	none) ;;
@@ -513,7 +525,7 @@ workload_khugehog() {
 	# shellcheck disable=SC2086
 	$ALLOC_PIN /sbin/insmod "$KHH_KO" $_khh_args || die "insmod khugehog.ko $_khh_args failed"
 	end_allocation
-	pcompact_trace_save
+	stream_trace_save
 	mark map_after
 	frag_map_after
 	cp /proc/khugehog/summary "$TMP/khh.summary"

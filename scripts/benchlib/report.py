@@ -316,8 +316,8 @@ def build_workload(scenario, files, w, present):
         out_files[prefix + "map_before.csv"] = _need(files, f"{w}/map_before.csv")
         out_files[prefix + "map_after.csv"] = _need(files, f"{w}/map_after.csv")
         out_files[prefix + "frag_out.txt"] = files.get(f"{w}/frag_out.txt", "")
-        if f"{w}/pcompact_trace.txt" in files:
-            out_files[prefix + "pcompact_trace.txt"] = files[f"{w}/pcompact_trace.txt"]
+        if f"{w}/stream_trace.txt" in files:
+            out_files[prefix + "stream_trace.txt"] = files[f"{w}/stream_trace.txt"]
         attempts = [line.split(",") for line in samples_csv.splitlines()[1:] if line.strip()]
         good = [f for f in attempts if f[5].strip() == "1"]
         ok = [int(f[2]) for f in good]
