@@ -254,3 +254,41 @@ def compact_record(text):
         raise ParseError("compact record lacks buddyinfo before or after")
     out["duration_s"] = out["t_end"] - out["t_start"]
     return out
+
+
+# The kernel's compaction events bench --trace-stream records, and the field
+# each is counted by.
+STREAM_TRACE_FIELDS = {
+    "mm_compaction_try_to_compact_pages": "priority",
+    "mm_compaction_deferred": None,
+    "mm_compaction_defer_compaction": None,
+    "mm_compaction_defer_reset": None,
+    "mm_compaction_end": "status",
+    "mm_compaction_kcompactd_wake": None,
+}
+_TRACE_LINE = re.compile(r"\s(\d+\.\d+): (\w+): (.*)$")
+
+
+def stream_trace(text, start_s, end_s):
+    """A stream trace (ftrace text) -> counts of the kernel's compaction
+    events between start_s and end_s (the trace clock is uptime): each
+    event by name, and those of STREAM_TRACE_FIELDS with a field, by name
+    and that field's value too ('mm_compaction_end status=complete').  Lines
+    that are not events (ftrace's own notes) are passed over."""
+    counts = {}
+    for line in text.splitlines():
+        m = _TRACE_LINE.search(line)
+        if not m or m.group(2) not in STREAM_TRACE_FIELDS:
+            continue
+        t = float(m.group(1))
+        if t < start_s or t > end_s:
+            continue
+        name, field = m.group(2), STREAM_TRACE_FIELDS[m.group(2)]
+        counts[name] = counts.get(name, 0) + 1
+        if field:
+            value = dict(re.findall(r"(\w+)=(\S+)", m.group(3))).get(field)
+            if value is None:
+                raise ParseError(f"stream trace: {name} without {field}: '{line}'")
+            key = f"{name} {field}={value.rstrip(',')}"
+            counts[key] = counts.get(key, 0) + 1
+    return counts

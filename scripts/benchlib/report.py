@@ -316,8 +316,11 @@ def build_workload(scenario, files, w, present):
         out_files[prefix + "map_before.csv"] = _need(files, f"{w}/map_before.csv")
         out_files[prefix + "map_after.csv"] = _need(files, f"{w}/map_after.csv")
         out_files[prefix + "frag_out.txt"] = files.get(f"{w}/frag_out.txt", "")
-        if f"{w}/stream_trace.txt" in files:
+        if f"{w}/stream_trace.txt" in files and "alloc_end" in ev:
             out_files[prefix + "stream_trace.txt"] = files[f"{w}/stream_trace.txt"]
+            traced = parse.stream_trace(files[f"{w}/stream_trace.txt"],
+                                        ev["alloc_start"], ev["alloc_end"])
+            summary["stream_trace"] = {key: traced.get(key, 0) for key in STREAM_TRACE_ROWS}
         attempts = [line.split(",") for line in samples_csv.splitlines()[1:] if line.strip()]
         good = [f for f in attempts if f[5].strip() == "1"]
         ok = [int(f[2]) for f in good]
@@ -761,6 +764,21 @@ def evaluate_targets(summaries):
 
 # --- README ----------------------------------------------------------------
 
+# bench --trace-stream: the kernel's compaction during the stream, by event
+# (parse.stream_trace), with the label of its row.
+STREAM_TRACE_ROWS = {
+    "mm_compaction_try_to_compact_pages": "Direct compactions (traced)",
+    "mm_compaction_deferred": "Zone compactions skipped as deferred (traced)",
+    "mm_compaction_defer_compaction": "Zone deferrals begun or lengthened (traced)",
+    "mm_compaction_defer_reset": "Zone deferrals reset (traced)",
+    "mm_compaction_end status=success": "Zone compactions that made a block (traced)",
+    "mm_compaction_end status=complete": "Zone compactions that scanned all, no block (traced)",
+    "mm_compaction_end status=partial_skipped": "Zone compactions cut short, partial_skipped "
+                                                "(traced)",
+    "mm_compaction_end status=contended": "Zone compactions aborted, contended (traced)",
+}
+
+
 def khugehog_rows():
     m = table.Metric
     lat = [m(f"Latency {k} (us)", ("khugehog", "latency", f"{k}_us"), True, 1)
@@ -786,6 +804,8 @@ def khugehog_rows():
               True, 0),
             m("Compact free scanned", ("khugehog", "vmstat", "compact_free_scanned"), True, 0),
             m("Kcompactd wake", ("khugehog", "vmstat", "compact_daemon_wake"), True, 0),
+            *[m(label, ("khugehog", "stream_trace", key), None, 0)
+              for key, label in STREAM_TRACE_ROWS.items()],
             m("Compact daemon migrate scanned",
               ("khugehog", "vmstat", "compact_daemon_migrate_scanned"), True, 0),
             m("Compact daemon free scanned",

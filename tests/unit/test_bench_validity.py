@@ -202,3 +202,33 @@ def test_report_states_the_head_start_rule_its_runs_were_judged_by():
     assert "did not act in its head start" in old and "never ran" not in old
     new = report.runs_markdown(dict(ctx, head_start_rule=2), [], [], {}, [])
     assert "never ran" in new and "kswapd ran" in new
+
+
+STREAM_TRACE = """# tracer: nop
+ khugehog-90  [000] .....    29.90: mm_compaction_try_to_compact_pages: order=9 gfp_mask=GFP_KERNEL priority=2
+ khugehog-90  [000] .....    30.10: mm_compaction_try_to_compact_pages: order=9 gfp_mask=GFP_KERNEL priority=2
+ khugehog-90  [000] .....    30.11: mm_compaction_deferred: node=0 zone=DMA32    order=9 order_failed=9 consider=6 limit=64
+ khugehog-90  [000] .....    30.12: mm_compaction_end: zone_start=0x60000 migrate_pfn=0xbfe00 free_pfn=0xbfe00 zone_end=0xbffe0, mode=async status=partial_skipped
+ khugehog-90  [000] .....    30.13: mm_compaction_try_to_compact_pages: order=9 gfp_mask=GFP_KERNEL priority=1
+ khugehog-90  [000] .....    30.14: mm_compaction_end: zone_start=0x60000 migrate_pfn=0x71a00 free_pfn=0xbfe00 zone_end=0xbffe0, mode=sync status=success
+ pcompactd0-7 [001] .....    30.15: pcompact_range: nid=1 pfn=0x62c00 nr_blocks=74 in_use=9472 err=0 elapsed_ns=1
+ khugehog-90  [000] .....    31.50: mm_compaction_end: zone_start=0x60000 migrate_pfn=0x71a00 free_pfn=0xbfe00 zone_end=0xbffe0, mode=sync status=complete
+"""
+
+
+def test_stream_trace_counts_the_stream_window_only():
+    c = parse.stream_trace(STREAM_TRACE, 30.0, 31.0)
+    assert c["mm_compaction_try_to_compact_pages"] == 2
+    assert c["mm_compaction_try_to_compact_pages priority=2"] == 1
+    assert c["mm_compaction_try_to_compact_pages priority=1"] == 1
+    assert c["mm_compaction_deferred"] == 1
+    assert c["mm_compaction_end status=partial_skipped"] == 1
+    assert c["mm_compaction_end status=success"] == 1
+    assert "mm_compaction_end status=complete" not in c
+    assert "pcompact_range" not in c
+
+
+def test_stream_trace_event_without_its_field_is_an_error():
+    text = " k-1 [000] ..... 30.5: mm_compaction_end: zone_start=0x60000 mode=sync\n"
+    with pytest.raises(parse.ParseError):
+        parse.stream_trace(text, 30.0, 31.0)
