@@ -381,10 +381,10 @@ MODULE_PARM_DESC(run_max_mb,
  * pageblocks, at most run_max_mb.  0..1024, 0 = off (run_max_mb always).
  * Default 0.  A call isolates its whole range: its free pages leave the
  * zone's free count and its in-use pages take free pages elsewhere until
- * it returns.  Against a stream of huge page allocations a call of 90
- * blocks held for 334 ms left the stream's allocations short of free
- * memory, and the stream stopped on 100 failures in 10 ms with a fifth of
- * free memory left (6.1, bench --trace-stream).  Runs collected while
+ * it returns.  In two 6.1 drains a stream of huge page allocations
+ * stopped on 100 failures in a row, with a third and a twelfth of free
+ * memory left, during or right after a call of 90 blocks held for 334 ms
+ * and one of 38 blocks (results/trace61-pcompact/).  Runs collected while
  * allocations stall are cut to this; a longer run collected before they
  * began is emptied pair by pair.  Off by default: at 4, 3 of 5 6.1 drains
  * stopped on failures against 1 of 5 without it (results/drain61-stallrun4/).

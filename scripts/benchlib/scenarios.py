@@ -261,10 +261,10 @@ ALL += _sampling_scenarios("int100", "interval_ms=100 max_defer_shift=8",
 # sweep-pcompact,sweep-pcompact-int500` and so on.
 ALL += _sampling_scenarios("int500", "interval_ms=500 max_defer_shift=6",
                            "the score sampled every 500 ms, as upstream")
-# Issue 13's in-stream calls: in 2 of 4 6.1 drains (bench --trace-stream)
-# a contig call of 58-90 blocks, 200-334 ms, held its range isolated while
-# the stream ran, and the stream stopped on 100 failures in 10 ms with a
-# fifth of free memory left.  One pair a call while allocations stall:
+# Issue 13's in-stream calls: in 2 of 4 6.1 drains (results/trace61-pcompact/)
+# the stream stopped on 100 failures in a row during or right after a
+# contig call of 38-90 blocks, up to 334 ms, that held its range isolated.
+# One pair a call while allocations stall:
 # `scripts/bench --scenarios kernel,pcompact,pcompact-stallrun4`.
 ALL += [
     Scenario("pcompact-stallrun4", "module", 20, ("khugehog", "thp"),
