@@ -166,6 +166,7 @@ expect() {
 		else if (p == "max_defer_shift") r = range(v, 0, 10)
 		else if (p == "quota_ms") r = range(v, 0, 1000)
 		else if (p == "run_max_mb") r = range(v, 4, 1024)
+		else if (p == "stall_run_mb") r = range(v, 0, 1024)
 		else if (p == "engine") r = (v == "contig" || v == "node-sysfs") ? "ok " v : "bad"
 		else if (p == "nodes") r = nodes(v)
 		else r = "unknown"
