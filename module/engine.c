@@ -621,7 +621,7 @@ static bool pcompact_empty_window(const struct pcompact_scan *scan,
 		nr_blocks = min(nr_blocks, max_blocks);
 		if (unit->nr_blocks == 1)
 			nr_blocks = 1;
-		if (nr_blocks > 2 && nr_blocks > 2 * pcompact_run_max_pairs()) {
+		if (nr_blocks > 2 * pcompact_run_max_pairs()) {
 			pcompact_empty_pairs(scan, unit->pfn, nr_blocks, round, kswapd_since);
 		} else {
 			err = pcompact_empty_range(scan, unit->pfn, nr_blocks, round);

@@ -122,11 +122,12 @@ static int pcompact_stall_entry(struct kretprobe_instance *ri, struct pt_regs *r
 static int pcompact_stall_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct pcompact_node *pn = pcompact_hooks_node(numa_node_id());
+	u64 now = ktime_get_ns();
 
-	atomic64_set(&pcompact_stall_last_ns, ktime_get_ns());
+	atomic64_set(&pcompact_stall_last_ns, now);
 	if (pn) {
 		atomic64_inc(&pn->stats.direct_stalls);
-		atomic64_add(ktime_get_ns() - *(u64 *)ri->data, &pn->stats.direct_stall_ns);
+		atomic64_add(now - *(u64 *)ri->data, &pn->stats.direct_stall_ns);
 	}
 	return 0;
 }

@@ -3,8 +3,9 @@
 # the last interval_ms), no alloc_contig_range() call of the engine covers
 # more than stall_run_mb; with no stall in that window the same layout is
 # emptied in runs as long as run_max_mb.  A long call isolates its whole
-# range, which a stream of huge page allocations needs (6.1: a 90-block call
-# of 334 ms, and the stream stopped on 100 failures in 10 ms).
+# range, which a stream of huge page allocations needs (6.1: a stream
+# stopped on 100 failures in a row during or right after a 90-block call of
+# 334 ms, results/trace61-pcompact/).
 TIMEOUT=600
 . /pc/tests/vm/lib.sh
 
