@@ -285,6 +285,20 @@ frag_map_after() {
 	join_maps .1 map.csv.1
 }
 
+# trace_start EVENT...: trace only these events (subsystem/name), from an
+# empty buffer.  An event this kernel lacks ends the run: a trace without
+# it would count as "none happened".
+trace_start() {
+	_tr=/sys/kernel/tracing
+	echo 0 > "$_tr/tracing_on"
+	echo 0 > "$_tr/events/enable"
+	echo > "$_tr/trace"
+	for e in "$@"; do
+		echo 1 > "$_tr/events/$e/enable" || die "cannot trace $e"
+	done
+	echo 1 > "$_tr/tracing_on"
+}
+
 # compact_memory LABEL: one write to /proc/sys/vm/compact_memory, waited
 # for (the write returns when compaction has finished), with what it did:
 # its exit status and duration, the compaction counters and buddyinfo
@@ -302,12 +316,8 @@ compact_memory() {
 	} > "$_f"
 	PCP_NOTE=""
 	if [ "${BENCH_TRACE:-0}" = 1 ] && [ -w "$_tr/tracing_on" ]; then
-		echo 0 > "$_tr/tracing_on"
-		echo > "$_tr/trace"
-		for e in mm_compaction_begin mm_compaction_end mm_compaction_migratepages; do
-			echo 1 > "$_tr/events/compaction/$e/enable"
-		done
-		echo 1 > "$_tr/tracing_on"
+		trace_start compaction/mm_compaction_begin compaction/mm_compaction_end \
+			compaction/mm_compaction_migratepages
 	fi
 	echo 1 > /proc/sys/vm/compact_memory
 	_rc=$?
@@ -397,25 +407,26 @@ mech_arm() {
 
 # With BENCH_TRACE_STREAM=1, from switch-on to the end of the stream: the
 # kernel's compaction outcomes (each direct compaction's priority, each
-# zone's suitability, end status and deferral) and, with pcompact loaded,
-# its rounds, deferrals and contig calls: why allocations failed.
+# zone's suitability, end status and deferral, and each batch of pages it
+# migrated, by thread) and, with pcompact loaded, its rounds, deferrals and
+# contig calls: why allocations failed, and who moved the pages.
 STREAM_TRACE_EVENTS="compaction/mm_compaction_try_to_compact_pages
 	compaction/mm_compaction_suitable compaction/mm_compaction_end
 	compaction/mm_compaction_deferred compaction/mm_compaction_defer_compaction
 	compaction/mm_compaction_defer_reset compaction/mm_compaction_kcompactd_wake
+	compaction/mm_compaction_migratepages
 	pcompact/pcompact_round_begin pcompact/pcompact_round_end
 	pcompact/pcompact_defer pcompact/pcompact_range"
 stream_trace_on() {
 	[ "${BENCH_TRACE_STREAM:-0}" = 1 ] || return 0
-	_tr=/sys/kernel/tracing
-	echo 0 > "$_tr/tracing_on"
-	echo > "$_tr/trace"
-	echo 8192 > "$_tr/buffer_size_kb"
+	_events=""
 	for e in $STREAM_TRACE_EVENTS; do
 		case "$e" in pcompact/*) [ "$MECH" = module ] || continue ;; esac
-		echo 1 > "$_tr/events/$e/enable" || die "cannot trace $e"
+		_events="$_events $e"
 	done
-	echo 1 > "$_tr/tracing_on"
+	echo 8192 > /sys/kernel/tracing/buffer_size_kb
+	# shellcheck disable=SC2086
+	trace_start $_events
 }
 
 stream_trace_save() {

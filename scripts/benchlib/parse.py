@@ -292,3 +292,37 @@ def stream_trace(text, start_s, end_s):
             key = f"{name} {field}={value.rstrip(',')}"
             counts[key] = counts.get(key, 0) + 1
     return counts
+
+
+_TRACE_TASK = re.compile(r"^\s*\S*?-(\d+)\s+\[\d+\]")
+
+
+def stream_migrations(text, start_s, end_s):
+    """A stream trace -> {pid: pages migrated} between start_s and end_s:
+    the kernel's compaction batches (mm_compaction_migratepages, its
+    nr_migrated) and pcompact's contig calls that succeeded (pcompact_range
+    with err=0, its in_use: the pages in use in the range just before the
+    call, which the call moves).  The thread is the one the event ran in:
+    a direct compaction counts for the allocating task, a kcompactd or
+    pcompactd batch for that thread."""
+    out = {}
+    for line in text.splitlines():
+        m = _TRACE_LINE.search(line)
+        if not m or m.group(2) not in ("mm_compaction_migratepages", "pcompact_range"):
+            continue
+        t = float(m.group(1))
+        if t < start_s or t > end_s:
+            continue
+        task = _TRACE_TASK.match(line)
+        fields = dict(re.findall(r"(\w+)=(\S+)", m.group(3)))
+        if m.group(2) == "pcompact_range":
+            if fields.get("err") != "0":
+                continue
+            key = "in_use"
+        else:
+            key = "nr_migrated"
+        if task is None or key not in fields:
+            raise ParseError(f"stream trace: {m.group(2)} without a thread or {key}: '{line}'")
+        pid = int(task.group(1))
+        out[pid] = out.get(pid, 0) + int(_number(fields[key].rstrip(","), key))
+    return out

@@ -201,6 +201,23 @@ def scale_summary(summary, mem_total_kb):
     return out
 
 
+def traced_migrations(files, w, ev, kthreads_after):
+    """With bench --trace-stream, the pages migrated from switch-on to the
+    stream's end (parse.stream_migrations()) by the compactor's threads
+    (kcompactd*, pcompactd*) and by every other task (the stream's direct
+    compaction): {"compactor": pages, "others": pages}, or None without a
+    trace.  The CPU time is the compactor's, so this says whether it costs
+    more per page it moves or moves more of the pages."""
+    text = files.get(f"{w}/stream_trace.txt")
+    if text is None or "mech_on" not in ev or "alloc_end" not in ev:
+        return None
+    by_pid = parse.stream_migrations(text, ev["mech_on"], ev["alloc_end"])
+    compactors = {v["pid"] for comm, v in kthreads_after.items()
+                  if comm.startswith(("kcompactd", "pcompactd"))}
+    mine = sum(n for pid, n in by_pid.items() if pid in compactors)
+    return {"compactor": mine, "others": sum(by_pid.values()) - mine}
+
+
 def cost_summary(summary, rows, limits, frag_out, files_env_kb=None):
     """What the blocks cost (issue 11, items 4 and 7): blocks created (the
     hugepages obtained minus the free blocks there were at switch-on),
@@ -223,6 +240,12 @@ def cost_summary(summary, rows, limits, frag_out, files_env_kb=None):
         if created and created > 0 else None
     out["compaction_and_stream_ms_per_block_created"] = metrics.whole_cost_per_block(
         compactor, summary.get("alloc_s"), created)
+    traced = summary.get("traced_migrated")
+    if traced:
+        out["compactor_cpu_us_per_page_migrated"] = metrics.ratio(compactor * 1000,
+                                                                  traced["compactor"])
+        out["compactor_migrated_share_pct"] = metrics.ratio(
+            traced["compactor"], traced["compactor"] + traced["others"], 100)
     keep = None
     for line in frag_out.splitlines():
         if line.startswith("frag: ready "):
@@ -391,6 +414,9 @@ def build_workload(scenario, files, w, present):
                                      "delta_ms"], kthread_rows(k0, k1))
         if label == "run":
             summary.update(win)
+            traced = traced_migrations(files, w, ev, k1)
+            if traced:
+                summary["traced_migrated"] = traced
         else:
             summary[label] = win
     for snap in ("before", "mid", "after"):
@@ -683,9 +709,12 @@ def _count_why(summaries, name, other):
     """Why one stream got fewer hugepages: how each ended, what each started with."""
     def k(n, key):
         return _get(summaries, n, "khugehog", key)
-    text = (f"{name} stopped on '{k(name, 'stop_reason')}' after {k(name, 'failures')} "
-            f"failed attempts, {other} on '{k(other, 'stop_reason')}' after "
-            f"{k(other, 'failures')}")
+    def ended(n):
+        # A tally (runs.tally()) is over several runs, the failures their median.
+        reason = k(n, "stop_reason")
+        of = "a median of " if reason and " x" in str(reason) else ""
+        return f"on '{reason}' after {of}{k(n, 'failures')}"
+    text = f"{name} stopped {ended(name)} failed attempts, {other} {ended(other)}"
     if k(name, "stop_reason") == k(other, "stop_reason") == "margin":
         text += (f"; both ran until khugehog's margin, so each count is bounded by the free "
                  f"memory it started with ({name}: {k(name, 'free_pages_before')} free pages, "
@@ -825,6 +854,14 @@ def khugehog_rows():
               ("khugehog", "compactor_cpu_ms_per_block_created"), True, 2),
             m("Compactor CPU + stream time per block created (ms)",
               ("khugehog", "compaction_and_stream_ms_per_block_created"), True, 2),
+            m("Pages the compactor migrated (traced)", ("khugehog", "traced_migrated",
+                                                        "compactor"), None, 0),
+            m("Pages other tasks migrated: direct compaction (traced)",
+              ("khugehog", "traced_migrated", "others"), None, 0),
+            m("Compactor's share of the pages migrated % (traced)",
+              ("khugehog", "compactor_migrated_share_pct"), None, 1),
+            m("Compactor CPU per page it migrated (us, traced)",
+              ("khugehog", "compactor_cpu_us_per_page_migrated"), True, 2),
             m("Switch-on to every node <= low (s)", ("khugehog", "time_to_low_s"), True, 2),
             m("pcompact time per round per GiB (ms)",
               ("khugehog", "scale", "pcompact_ms_per_round_per_gib"), True, 1),
@@ -1188,11 +1225,15 @@ def _ran_out_markdown(rows):
          "the streams with at least one failed allocation, and the free blocks made while "
          "each stream ran (obtained + free at its end - free at its start, whoever made "
          "them; median per second of stream).\n",
-         "| Scenario | Workload | streams | ran out | blocks made per s (median) |",
-         "|:---|:---|---:|---:|---:|"]
+         "*Stopped early*: the streams that ended on khugehog's run of failed attempts "
+         "before its margin, with free memory left (n/a for runs that did not keep how "
+         "each stream ended).\n",
+         "| Scenario | Workload | streams | ran out | stopped early | "
+         "blocks made per s (median) |",
+         "|:---|:---|---:|---:|---:|---:|"]
     for (name, w), e in outcomes.items():
         L.append(f"| {name} | {w} | {e['streams']} | {e['failed']} | "
-                 f"{_fmt(e['made_per_s'])} |")
+                 f"{_fmt(e['stopped_on_failures'])} | {_fmt(e['made_per_s'])} |")
     pairs = runs.failed_stream_pairs(every_outcome)
     if pairs:
         L.append("")
@@ -1202,6 +1243,15 @@ def _ran_out_markdown(rows):
         L.append("| Scenario | against | ran out | against's ran out | Fisher p |")
         L.append("|:---|:---|---:|---:|---:|")
         for name, base, k1, n1, k2, n2, p in pairs:
+            L.append(f"| {name} | {base} | {k1}/{n1} | {k2}/{n2} | {_fmt(p)} |")
+    early = runs.failed_stream_pairs(every_outcome, "stopped_on_failures")
+    if early:
+        L.append("")
+        L.append("The same for the streams that stopped early: a small p says one "
+                 "mechanism stops before its margin more often than the other.\n")
+        L.append("| Scenario | against | stopped early | against's stopped early | Fisher p |")
+        L.append("|:---|:---|---:|---:|---:|")
+        for name, base, k1, n1, k2, n2, p in early:
             L.append(f"| {name} | {base} | {k1}/{n1} | {k2}/{n2} | {_fmt(p)} |")
     L.append("")
     return L

@@ -23,12 +23,27 @@ def _number(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
+# Leaves whose values, where the runs disagree, median_summary() tallies
+# ("margin x3, failures x2") rather than dropping: how the streams ended.
+TALLIED_KEYS = ("stop_reason",)
+
+
+def tally(values):
+    """'value xN, ...' over values, the most frequent first."""
+    counts = {}
+    for v in values:
+        counts[v] = counts.get(v, 0) + 1
+    return ", ".join(f"{v} x{n}" for v, n in sorted(counts.items(), key=lambda kv: (-kv[1],
+                                                                                   str(kv[0]))))
+
+
 def median_summary(summaries):
     """One summary shaped like the runs' with every numeric leaf replaced by
     the median over the runs that have it; other leaves are kept when all
-    runs agree, else None; a part judged void on its own (a dict with a
-    non-empty "void", a manual sweep's step) is left out.  The comparison
-    table and the "why" texts read it as they read a single run."""
+    runs agree, else None (a TALLIED_KEYS leaf: its tally()); a part judged
+    void on its own (a dict with a non-empty "void", a manual sweep's step)
+    is left out.  The comparison table and the "why" texts read it as they
+    read a single run."""
     if not summaries:
         return {}
     first = summaries[0]
@@ -36,8 +51,11 @@ def median_summary(summaries):
         out = {}
         for key in first:
             values = [s.get(key) for s in summaries if isinstance(s, dict) and key in s]
-            out[key] = median_summary([v for v in values
-                                       if not (isinstance(v, dict) and v.get("void"))])
+            values = [v for v in values if not (isinstance(v, dict) and v.get("void"))]
+            out[key] = median_summary(values)
+            if key in TALLIED_KEYS and out[key] is None and values and \
+                    all(isinstance(v, str) for v in values):
+                out[key] = tally(values)
         return out
     if all(_number(v) for v in summaries):
         return stats.median(summaries)
@@ -510,6 +528,11 @@ def compaction_and_stream_per_block(summary):
 CONTEXT_METRICS = [
     ("compactor CPU + stream time per block created", compaction_and_stream_per_block),
     ("stream time", ("khugehog", "alloc_s")),
+    # bench --trace-stream only: whether the compactor costs more per page
+    # it moves, or moves more of the pages.
+    ("compactor CPU per page it migrated (traced)",
+     ("khugehog", "compactor_cpu_us_per_page_migrated")),
+    ("pages the compactor migrated (traced)", ("khugehog", "traced_migrated", "compactor")),
 ]
 
 
@@ -531,6 +554,8 @@ def evaluate_context(runs, names, seed):
             continue
         for i, (text, path) in enumerate(CONTEXT_METRICS):
             a, b = values(runs.get(name, []), path), values(base, path)
+            if not a and not b:
+                continue
             r = stats.bootstrap_ratio(a, b, seed + 2000 + 10 * j + i)
             out.append({"scenario": name, "base": base_name, "metric": text,
                         "estimate": r["ratio"], "lo": r["lo"], "hi": r["hi"],
@@ -672,7 +697,8 @@ STREAM_START_COLUMNS = ["scenario", "workload", "delay_us", "run", "free_order9_
                         "pcp_pages_at_start", "pcp_pages_at_start_by_node", "pcp_pages_at_end",
                         "pcp_pages_at_end_by_node", "compact_stall", "allocstall", "mean_us",
                         "over_100us_pct", "held_blocks_at_start", "held_blocks_at_start_by_node",
-                        "whole_blocks_at_start", "failures", "blocks_made_in_stream", "alloc_s"]
+                        "whole_blocks_at_start", "failures", "blocks_made_in_stream", "alloc_s",
+                        "stop_reason"]
 
 
 def _by_node(values):
@@ -715,7 +741,8 @@ def stream_start_rows(standing):
                              step.get("over_100us_pct"), step.get("held_blocks_at_start"),
                              _by_node(step.get("held_blocks_at_start_by_node")),
                              step.get("whole_blocks_at_start"), step.get("failures"),
-                             blocks_made_in_stream(step), step.get("alloc_s")])
+                             blocks_made_in_stream(step), step.get("alloc_s"),
+                             step.get("stop_reason")])
     return rows
 
 
@@ -745,22 +772,30 @@ def stream_outcomes(rows):
         rates = [r[col["blocks_made_in_stream"]] / r[col["alloc_s"]] for r in rs
                  if _number(r[col["blocks_made_in_stream"]]) and _number(r[col["alloc_s"]])
                  and r[col["alloc_s"]] > 0]
+        reasons = [r[col["stop_reason"]] for r in rs if len(r) > col["stop_reason"]]
         out[key] = {"streams": len(rs),
                     "failed": sum(1 for r in rs if _number(r[col["failures"]]) and
                                   r[col["failures"]] > 0),
-                    "made_per_s": stats.median(rates) if rates else None}
+                    "made_per_s": stats.median(rates) if rates else None,
+                    # khugehog's "failures": its run of failed attempts, not
+                    # its margin, ended the stream.  None where a row has no
+                    # stop reason (runs from before it was kept).
+                    "stopped_on_failures": sum(1 for v in reasons if v == "failures")
+                    if reasons and all(reasons) else None}
     return out
 
 
-def failed_stream_pairs(outcomes):
+def failed_stream_pairs(outcomes, what="failed"):
     """Each proactive module scenario's streams with a failed allocation
-    against those of the scenarios it is compared with (_supply_bases()),
-    over the workloads both ran, from stream_outcomes(): [(scenario,
-    compared scenario, failed, streams, compared failed, compared
-    streams, two-sided Fisher exact p)].  A stream that runs out fails or
-    not on a few blocks, so the outcome is close to a coin toss at some
-    rates; counted over every stream, a difference in how often each
-    mechanism runs out is told from chance or not."""
+    (what="failed"; or those that stopped on failures before khugehog's
+    margin, what="stopped_on_failures") against those of the scenarios it
+    is compared with (_supply_bases()), over the workloads both ran and
+    counted, from stream_outcomes(): [(scenario, compared scenario, count,
+    streams, compared count, compared streams, two-sided Fisher exact p)].
+    A stream that runs out fails or not on a few blocks, so the outcome is
+    close to a coin toss at some rates; counted over every stream, a
+    difference in how often each mechanism runs out (or stops early) is
+    told from chance or not."""
     names = list(dict.fromkeys(name for name, _ in outcomes))
     out = []
     for name in names:
@@ -768,13 +803,15 @@ def failed_stream_pairs(outcomes):
         if not s or s.mechanism != "module":
             continue
         for base in _supply_bases(name, names):
-            both = [w for n, w in outcomes if n == name and (base, w) in outcomes]
+            both = [w for n, w in outcomes if n == name and (base, w) in outcomes and
+                    outcomes[(name, w)][what] is not None and
+                    outcomes[(base, w)][what] is not None]
             if not both:
                 continue
             a = [outcomes[(name, w)] for w in both]
             b = [outcomes[(base, w)] for w in both]
-            k1, n1 = sum(e["failed"] for e in a), sum(e["streams"] for e in a)
-            k2, n2 = sum(e["failed"] for e in b), sum(e["streams"] for e in b)
+            k1, n1 = sum(e[what] for e in a), sum(e["streams"] for e in a)
+            k2, n2 = sum(e[what] for e in b), sum(e["streams"] for e in b)
             out.append((name, base, k1, n1, k2, n2, stats.fisher_exact(k1, n1 - k1, k2, n2 - k2)))
     return out
 

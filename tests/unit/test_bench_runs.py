@@ -748,11 +748,11 @@ def test_blocks_made_in_stream_counts_obtained_and_left_against_the_start():
     assert runs.blocks_made_in_stream({"count": 512}) is None
 
 
-def outcome_row(name, run, failures, made, alloc_s=2.0, workload="sweep1000"):
+def outcome_row(name, run, failures, made, alloc_s=2.0, workload="sweep1000", stop=None):
     """A stream_starts.csv row with the given outcome."""
     r = dict.fromkeys(runs.STREAM_START_COLUMNS)
     r.update(scenario=name, workload=workload, run=run, free_order9_blocks_at_start=250,
-             failures=failures, blocks_made_in_stream=made, alloc_s=alloc_s)
+             failures=failures, blocks_made_in_stream=made, alloc_s=alloc_s, stop_reason=stop)
     return [r[c] for c in runs.STREAM_START_COLUMNS]
 
 
@@ -763,13 +763,17 @@ def test_streams_that_ran_out_are_counted_and_compared_with_the_kernel():
             [outcome_row("sweep-kernel", r, 0, m) for r, m in enumerate((200, 400, 600), 1)] +
             [outcome_row("sweep-kernel", 4, None, None, workload="sweep500")])
     got = runs.stream_outcomes(rows)
+    # No stop reasons kept (older runs): no count of early stops.
     assert got[("sweep-pcompact", "sweep1000")] == {"streams": 5, "failed": 2,
-                                                    "made_per_s": 150}
+                                                    "made_per_s": 150,
+                                                    "stopped_on_failures": None}
     assert got[("sweep-kernel", "sweep1000")] == {"streams": 3, "failed": 0,
-                                                  "made_per_s": 200}
+                                                  "made_per_s": 200,
+                                                  "stopped_on_failures": None}
     # An older run without the counts: no rate, and not counted as ran out.
     assert got[("sweep-kernel", "sweep500")] == {"streams": 1, "failed": 0,
-                                                 "made_per_s": None}
+                                                 "made_per_s": None,
+                                                 "stopped_on_failures": None}
     # Only workloads both ran are compared: sweep500 is the kernel's alone.
     pairs = runs.failed_stream_pairs(runs.stream_outcomes(rows))
     assert [p[:6] for p in pairs] == [("sweep-pcompact", "sweep-kernel", 2, 5, 0, 3)]
@@ -778,13 +782,53 @@ def test_streams_that_ran_out_are_counted_and_compared_with_the_kernel():
                                 [], [], {}, [])
     assert "## Streams that ran out" in text
     ran_out = text.split("## Streams that ran out")[1]
-    assert "| sweep-pcompact | sweep1000 | 5 | 2 | 150 |" in ran_out
+    assert "| sweep-pcompact | sweep1000 | 5 | 2 | n/a | 150 |" in ran_out
+    assert not runs.failed_stream_pairs(runs.stream_outcomes(rows), "stopped_on_failures")
+    assert "stopped early | against's stopped early" not in ran_out
     assert "| sweep-kernel | sweep500 |" not in ran_out
     assert f"| sweep-pcompact | sweep-kernel | 2/5 | 0/3 | {pairs[0][6]:.2f} |" in text
     # Rows from before the counts were kept make no section.
     old = [outcome_row("sweep-kernel", 1, None, None)]
     assert "## Streams that ran out" not in report.runs_markdown(
         {"runs": 1, "seed": 1, "retries": 1, "stream_starts": old}, [], [], {}, [])
+
+
+def test_streams_that_stopped_early_are_counted_apart_from_those_that_ran_out():
+    from benchlib import report
+    # Every drain runs out; what differs is whether it reached khugehog's margin.
+    rows = ([outcome_row("pcompact", r, f, 300, workload="khugehog", stop=why)
+             for r, (f, why) in enumerate(((100, "failures"), (155, "margin"),
+                                           (100, "failures"), (635, "records_full"),
+                                           (12, "margin")), 1)] +
+            [outcome_row("kernel", r, 40, 200, workload="khugehog", stop="margin")
+             for r in range(1, 6)])
+    got = runs.stream_outcomes(rows)
+    assert got[("pcompact", "khugehog")]["failed"] == 5
+    assert got[("pcompact", "khugehog")]["stopped_on_failures"] == 2
+    assert got[("kernel", "khugehog")]["stopped_on_failures"] == 0
+    early = runs.failed_stream_pairs(got, "stopped_on_failures")
+    assert [p[:6] for p in early] == [("pcompact", "kernel", 2, 5, 0, 5)]
+    assert early[0][6] == pytest.approx(stats.fisher_exact(2, 3, 0, 5))
+    text = report.runs_markdown({"runs": 5, "seed": 1, "retries": 1, "stream_starts": rows},
+                                [], [], {}, [])
+    assert "| pcompact | khugehog | 5 | 5 | 2 | 150 |" in text
+    assert f"| pcompact | kernel | 2/5 | 0/5 | {early[0][6]:.2f} |" in text
+    # One run that kept no stop reason makes the count unknown, not smaller.
+    rows[0][runs.STREAM_START_COLUMNS.index("stop_reason")] = None
+    assert runs.stream_outcomes(rows)[("pcompact", "khugehog")]["stopped_on_failures"] is None
+
+
+def test_the_median_run_tallies_how_the_streams_ended():
+    got = runs.median_summary([{"khugehog": {"stop_reason": r, "count": c, "gfp": "kernel",
+                                             "engine": e}}
+                               for r, c, e in (("margin", 3, "a"), ("failures", 5, "b"),
+                                               ("margin", 4, "a"))])
+    assert got["khugehog"]["stop_reason"] == "margin x2, failures x1"
+    assert got["khugehog"]["count"] == 4 and got["khugehog"]["gfp"] == "kernel"
+    # Other strings that disagree are still dropped.
+    assert got["khugehog"]["engine"] is None
+    same = runs.median_summary([{"stop_reason": "margin"}, {"stop_reason": "margin"}])
+    assert same["stop_reason"] == "margin"
 
 
 def test_sweep_workloads_become_stream_rows_and_a_plot(tmp_path):

@@ -232,3 +232,47 @@ def test_stream_trace_event_without_its_field_is_an_error():
     text = " k-1 [000] ..... 30.5: mm_compaction_end: zone_start=0x60000 mode=sync\n"
     with pytest.raises(parse.ParseError):
         parse.stream_trace(text, 30.0, 31.0)
+
+
+MIGRATION_TRACE = """# tracer: nop
+   kcompactd0-43  [000] .....    19.50: mm_compaction_migratepages: nr_migrated=32 nr_failed=0
+        <...>-192 [001] .....    20.10: mm_compaction_migratepages: nr_migrated=30 nr_failed=2
+        <...>-192 [001] .....    20.20: pcompact_range: nid=1 pfn=0x62c00 nr_blocks=2 in_use=256 err=0 elapsed_ns=1
+        <...>-192 [001] .....    20.30: pcompact_range: nid=1 pfn=0x62e00 nr_blocks=2 in_use=250 err=-16 elapsed_ns=1
+     khugehog-901 [000] .N...    30.60: mm_compaction_migratepages: nr_migrated=16 nr_failed=1
+     khugehog-901 [000] .....    30.70: mm_compaction_end: zone_start=0x1000 migrate_pfn=0x4d200 free_pfn=0x4d200 zone_end=0x60000, mode=async status=partial_skipped
+        <...>-192 [001] .....    31.90: mm_compaction_migratepages: nr_migrated=32 nr_failed=0
+"""
+
+
+def test_stream_migrations_are_counted_by_thread_in_the_window():
+    got = parse.stream_migrations(MIGRATION_TRACE, 20.0, 31.0)
+    # kcompactd's batch is before the window and 192's last one after it;
+    # a contig call that failed moved nothing it can be credited with.
+    assert got == {192: 30 + 256, 901: 16}
+    assert parse.stream_migrations(MIGRATION_TRACE, 0, 99)[43] == 32
+
+
+def test_stream_migrations_without_a_count_is_an_error():
+    text = " k-1 [000] ..... 30.5: mm_compaction_migratepages: nr_failed=0\n"
+    with pytest.raises(parse.ParseError):
+        parse.stream_migrations(text, 30.0, 31.0)
+
+
+def test_traced_migrations_split_the_compactor_from_the_stream():
+    from benchlib import report
+    files = {"khugehog/stream_trace.txt": MIGRATION_TRACE}
+    ev = {"mech_on": 19.0, "alloc_end": 32.0}
+    threads = {"pcompactd1": {"pid": 192}, "kcompactd0": {"pid": 43},
+               "kswapd0": {"pid": 57}}
+    got = report.traced_migrations(files, "khugehog", ev, threads)
+    assert got == {"compactor": 32 + 30 + 256 + 32, "others": 16}
+    # No trace, no figures (not zeros).
+    assert report.traced_migrations({}, "khugehog", ev, threads) is None
+    cost = report.cost_summary({"count": 10, "free_order9_blocks_before": 2,
+                                "cpu_ms": {"pcompactd": 35.0},
+                                "traced_migrated": got}, [], None, "")
+    assert cost["compactor_cpu_us_per_page_migrated"] == pytest.approx(35000 / 350)
+    assert cost["compactor_migrated_share_pct"] == pytest.approx(100 * 350 / 366)
+    assert "compactor_cpu_us_per_page_migrated" not in report.cost_summary(
+        {"count": 10, "free_order9_blocks_before": 2, "cpu_ms": {}}, [], None, "")
