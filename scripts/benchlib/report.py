@@ -1225,15 +1225,16 @@ def _ran_out_markdown(rows):
          "the streams with at least one failed allocation, and the free blocks made while "
          "each stream ran (obtained + free at its end - free at its start, whoever made "
          "them; median per second of stream).\n",
-         "*Stopped early*: the streams that ended on khugehog's run of failed attempts "
-         "before its margin, with free memory left (n/a for runs that did not keep how "
-         "each stream ended).\n",
+         "*Stopped early*: streams that failed attempts ended before khugehog's margin, "
+         "with free memory left: 100 in a row (`failures`), or so many that its records, "
+         "sized for the successes memory allows plus those 100, filled (`records_full`); "
+         "n/a for runs that did not keep how each stream ended.\n",
          "| Scenario | Workload | streams | ran out | stopped early | "
          "blocks made per s (median) |",
          "|:---|:---|---:|---:|---:|---:|"]
     for (name, w), e in outcomes.items():
         L.append(f"| {name} | {w} | {e['streams']} | {e['failed']} | "
-                 f"{_fmt(e['stopped_on_failures'])} | {_fmt(e['made_per_s'])} |")
+                 f"{_fmt(e['stopped_early'])} | {_fmt(e['made_per_s'])} |")
     pairs = runs.failed_stream_pairs(every_outcome)
     if pairs:
         L.append("")
@@ -1244,7 +1245,7 @@ def _ran_out_markdown(rows):
         L.append("|:---|:---|---:|---:|---:|")
         for name, base, k1, n1, k2, n2, p in pairs:
             L.append(f"| {name} | {base} | {k1}/{n1} | {k2}/{n2} | {_fmt(p)} |")
-    early = runs.failed_stream_pairs(every_outcome, "stopped_on_failures")
+    early = runs.failed_stream_pairs(every_outcome, "stopped_early")
     if early:
         L.append("")
         L.append("The same for the streams that stopped early: a small p says one "

@@ -758,6 +758,11 @@ def blocks_made_in_stream(step):
     return got[0] + got[1] - got[2]
 
 
+# khugehog's stop reasons that end a stream before its margin, on its
+# failed attempts.
+EARLY_STOPS = ("failures", "records_full")
+
+
 def stream_outcomes(rows):
     """Whether each stream ran out, per scenario and workload, from
     stream_start_rows(): {(scenario, workload): {"streams": n, "failed":
@@ -777,18 +782,20 @@ def stream_outcomes(rows):
                     "failed": sum(1 for r in rs if _number(r[col["failures"]]) and
                                   r[col["failures"]] > 0),
                     "made_per_s": stats.median(rates) if rates else None,
-                    # khugehog's "failures": its run of failed attempts, not
-                    # its margin, ended the stream.  None where a row has no
-                    # stop reason (runs from before it was kept).
-                    "stopped_on_failures": sum(1 for v in reasons if v == "failures")
+                    # Failed attempts, not khugehog's margin, ended the
+                    # stream: a run of them ("failures"), or so many that
+                    # its records, sized for the successes memory allows
+                    # plus that run, filled ("records_full").  None where a
+                    # row has no stop reason (runs from before it was kept).
+                    "stopped_early": sum(1 for v in reasons if v in EARLY_STOPS)
                     if reasons and all(reasons) else None}
     return out
 
 
 def failed_stream_pairs(outcomes, what="failed"):
     """Each proactive module scenario's streams with a failed allocation
-    (what="failed"; or those that stopped on failures before khugehog's
-    margin, what="stopped_on_failures") against those of the scenarios it
+    (what="failed"; or those that stopped on failed attempts before
+    khugehog's margin, what="stopped_early") against those of the scenarios it
     is compared with (_supply_bases()), over the workloads both ran and
     counted, from stream_outcomes(): [(scenario, compared scenario, count,
     streams, compared count, compared streams, two-sided Fisher exact p)].

@@ -766,14 +766,14 @@ def test_streams_that_ran_out_are_counted_and_compared_with_the_kernel():
     # No stop reasons kept (older runs): no count of early stops.
     assert got[("sweep-pcompact", "sweep1000")] == {"streams": 5, "failed": 2,
                                                     "made_per_s": 150,
-                                                    "stopped_on_failures": None}
+                                                    "stopped_early": None}
     assert got[("sweep-kernel", "sweep1000")] == {"streams": 3, "failed": 0,
                                                   "made_per_s": 200,
-                                                  "stopped_on_failures": None}
+                                                  "stopped_early": None}
     # An older run without the counts: no rate, and not counted as ran out.
     assert got[("sweep-kernel", "sweep500")] == {"streams": 1, "failed": 0,
                                                  "made_per_s": None,
-                                                 "stopped_on_failures": None}
+                                                 "stopped_early": None}
     # Only workloads both ran are compared: sweep500 is the kernel's alone.
     pairs = runs.failed_stream_pairs(runs.stream_outcomes(rows))
     assert [p[:6] for p in pairs] == [("sweep-pcompact", "sweep-kernel", 2, 5, 0, 3)]
@@ -783,7 +783,7 @@ def test_streams_that_ran_out_are_counted_and_compared_with_the_kernel():
     assert "## Streams that ran out" in text
     ran_out = text.split("## Streams that ran out")[1]
     assert "| sweep-pcompact | sweep1000 | 5 | 2 | n/a | 150 |" in ran_out
-    assert not runs.failed_stream_pairs(runs.stream_outcomes(rows), "stopped_on_failures")
+    assert not runs.failed_stream_pairs(runs.stream_outcomes(rows), "stopped_early")
     assert "stopped early | against's stopped early" not in ran_out
     assert "| sweep-kernel | sweep500 |" not in ran_out
     assert f"| sweep-pcompact | sweep-kernel | 2/5 | 0/3 | {pairs[0][6]:.2f} |" in text
@@ -804,18 +804,18 @@ def test_streams_that_stopped_early_are_counted_apart_from_those_that_ran_out():
              for r in range(1, 6)])
     got = runs.stream_outcomes(rows)
     assert got[("pcompact", "khugehog")]["failed"] == 5
-    assert got[("pcompact", "khugehog")]["stopped_on_failures"] == 2
-    assert got[("kernel", "khugehog")]["stopped_on_failures"] == 0
-    early = runs.failed_stream_pairs(got, "stopped_on_failures")
-    assert [p[:6] for p in early] == [("pcompact", "kernel", 2, 5, 0, 5)]
-    assert early[0][6] == pytest.approx(stats.fisher_exact(2, 3, 0, 5))
+    assert got[("pcompact", "khugehog")]["stopped_early"] == 3
+    assert got[("kernel", "khugehog")]["stopped_early"] == 0
+    early = runs.failed_stream_pairs(got, "stopped_early")
+    assert [p[:6] for p in early] == [("pcompact", "kernel", 3, 5, 0, 5)]
+    assert early[0][6] == pytest.approx(stats.fisher_exact(3, 2, 0, 5))
     text = report.runs_markdown({"runs": 5, "seed": 1, "retries": 1, "stream_starts": rows},
                                 [], [], {}, [])
-    assert "| pcompact | khugehog | 5 | 5 | 2 | 150 |" in text
-    assert f"| pcompact | kernel | 2/5 | 0/5 | {early[0][6]:.2f} |" in text
+    assert "| pcompact | khugehog | 5 | 5 | 3 | 150 |" in text
+    assert f"| pcompact | kernel | 3/5 | 0/5 | {early[0][6]:.2f} |" in text
     # One run that kept no stop reason makes the count unknown, not smaller.
     rows[0][runs.STREAM_START_COLUMNS.index("stop_reason")] = None
-    assert runs.stream_outcomes(rows)[("pcompact", "khugehog")]["stopped_on_failures"] is None
+    assert runs.stream_outcomes(rows)[("pcompact", "khugehog")]["stopped_early"] is None
 
 
 def test_the_median_run_tallies_how_the_streams_ended():
