@@ -139,16 +139,23 @@ static unsigned long pcompact_mb_to_pairs(unsigned int mb)
  * and to stall_run_mb while allocations stall in direct compaction: a call
  * keeps its whole range's free memory from them until it returns.
  */
+/* Whether an allocation stalled in direct compaction within interval_ms. */
+static bool pcompact_stalled_lately(void)
+{
+	u64 window = (u64)READ_ONCE(pcompact_interval_ms) * NSEC_PER_MSEC;
+	u64 now = ktime_get_ns();
+
+	return pcompact_hooks_stalled_since(now > window ? now - window : 0);
+}
+
 static unsigned long pcompact_run_max_pairs(void)
 {
 	unsigned long pairs = pcompact_mb_to_pairs(READ_ONCE(pcompact_run_max_mb));
 	unsigned int stall_mb = READ_ONCE(pcompact_stall_run_mb);
-	u64 window = (u64)READ_ONCE(pcompact_interval_ms) * NSEC_PER_MSEC;
-	u64 now = ktime_get_ns();
 
 	if (pcompact_init_on_alloc())
 		pairs = min(pairs, PCOMPACT_RUN_MAX_PAIRS_ZEROING);
-	if (stall_mb && pcompact_hooks_stalled_since(now > window ? now - window : 0))
+	if (stall_mb && pcompact_stalled_lately())
 		pairs = min(pairs, pcompact_mb_to_pairs(stall_mb));
 	return pairs;
 }
@@ -898,12 +905,18 @@ void pcompact_engine_run(struct pcompact_round *round)
 	 * use: where only fuller ones are movable (unmovable fragmentation) the
 	 * kernel's compaction gets nothing either, and contig emptied 9-12
 	 * blocks there at ~460 pages each for 0.75-5.3 s of CPU in 45 s
-	 * (b3b444f).
+	 * (b3b444f).  With contig_when_quiet, a round that no stall has
+	 * preceded within interval_ms goes to contig, with the same limit, at
+	 * once: it moves only the in-use pages of the blocks it empties.
 	 */
 	if (READ_ONCE(pcompact_engine) == PCOMPACT_ENGINE_NODE_SYSFS) {
-		if (pcompact_engine_node_sysfs(round))
-			return;
-		round->fell_back = true;
+		if (READ_ONCE(pcompact_contig_when_quiet) && !pcompact_stalled_lately()) {
+			round->quiet_contig = true;
+		} else {
+			if (pcompact_engine_node_sysfs(round))
+				return;
+			round->fell_back = true;
+		}
 		round->max_used = pageblock_nr_pages / 2;
 	}
 	units = kmalloc_array(PCOMPACT_WINDOW_UNITS, sizeof(*units), GFP_KERNEL);

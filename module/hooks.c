@@ -86,7 +86,10 @@ static atomic64_t pcompact_stall_last_ns = ATOMIC64_INIT(0);
  */
 bool pcompact_hooks_stalled_since(u64 since_ns)
 {
-	return (u64)atomic64_read(&pcompact_stall_last_ns) >= since_ns;
+	u64 last = atomic64_read(&pcompact_stall_last_ns);
+
+	/* 0 is "never": a window reaching back to boot must not count it. */
+	return last && last >= since_ns;
 }
 
 static int pcompact_stall_entry(struct kretprobe_instance *ri, struct pt_regs *regs)

@@ -58,6 +58,9 @@ enum pcompact_state {
  *			node's free blocks were short of its reserve.
  * @engine_fallbacks:	engine=node-sysfs rounds whose kernel compaction made
  *			no progress and that went on with the contig engine.
+ * @quiet_contig_rounds: engine=node-sysfs rounds run with the contig engine
+ *			because no allocation had stalled lately
+ *			(contig_when_quiet).
  * @headroom_stops:	rounds that stopped, or did no work, because the node's
  *			free memory was within pcompact's headroom above its
  *			high watermark.
@@ -85,6 +88,7 @@ struct pcompact_stats {
 	atomic64_t stall_wakes;
 	atomic64_t reserve_rounds;
 	atomic64_t engine_fallbacks;
+	atomic64_t quiet_contig_rounds;
 	atomic64_t headroom_stops;
 	atomic64_t pcp_flushes;
 	atomic64_t pcp_flush_blocks;
@@ -152,6 +156,7 @@ extern unsigned int pcompact_stall_wake_ms;
 extern unsigned int pcompact_reserve_ms;
 extern bool pcompact_any_cpu;
 extern bool pcompact_flush_pcp;
+extern bool pcompact_contig_when_quiet;
 extern int pcompact_nice;
 extern unsigned int pcompact_proactiveness;
 extern int pcompact_wmark_low;
@@ -221,6 +226,8 @@ void pcompact_score_wmarks(struct pcompact_wmarks *wmarks);
  *			to try, so another round now would find nothing either.
  * @fell_back:		out: engine=node-sysfs made no progress and the round
  *			went on with the contig engine.
+ * @quiet_contig:	out: engine=node-sysfs, but the round ran with the contig
+ *			engine as no allocation had stalled lately.
  * @out_of_room:	out: the round stopped, or did no work, because free
  *			memory was within the headroom above the high watermark.
  * @kernel_called:	out: engine=node-sysfs called the kernel's compaction.
@@ -247,6 +254,7 @@ struct pcompact_round {
 	int stop_reason;
 	bool exhausted;
 	bool fell_back;
+	bool quiet_contig;
 	bool out_of_room;
 	bool kernel_called;
 	unsigned int max_used;

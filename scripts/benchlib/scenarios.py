@@ -213,6 +213,20 @@ ALL += [
     Scenario("sweep-pcompact-flush", "module", 20, SWEEP,
              "rate sweep, pcompact (20) flush_pcp=1", "flush_pcp=1", "pcp_flushes"),
 ]
+# Issue 13's engine per situation: ahead of a stream the kernel's compaction
+# moved 240-740 pages per free block it added on 6.12 (130-300 on 6.1), the
+# contig engine's fallback rounds the 127-134 in use; while allocations
+# stall, contig calls got in the stream's way (README, "engine").
+# `scripts/bench --scenarios kernel,pcompact,pcompact-quiet`.
+ALL += [
+    Scenario("pcompact-quiet", "module", 20, ("khugehog", "thp"),
+             "pcompact.ko proactiveness=20 contig_when_quiet=1: a round with no direct "
+             "compaction stall within interval_ms uses the contig engine",
+             "contig_when_quiet=1", "quiet_contig_rounds"),
+    Scenario("sweep-pcompact-quiet", "module", 20, SWEEP,
+             "rate sweep, pcompact (20) contig_when_quiet=1", "contig_when_quiet=1",
+             "quiet_contig_rounds"),
+]
 # Issue 13's supply at the stream's start: over 40 streams of the 6.12
 # sweep (results/sweep612-held/) the kernel's head start left 1.2x the free
 # blocks pcompact's did, counting those its per-cpu lists held, with the

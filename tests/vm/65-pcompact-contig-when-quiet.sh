@@ -1,0 +1,89 @@
+# SPDX-License-Identifier: GPL-2.0
+# contig_when_quiet: with engine=node-sysfs, a round that starts with no
+# direct compaction stall within the last interval_ms empties blocks with
+# the contig engine and never calls the kernel's compaction; a round that
+# starts within interval_ms of a stall calls the kernel's compaction as
+# engine=node-sysfs does.  Ahead of a stream the kernel's compaction moved
+# 240-740 pages per free block it added on 6.12, the contig engine the
+# 127-134 in use (results/trace612-migrated/, trace61-migrated/).
+TIMEOUT=600
+. /pc/tests/vm/lib.sh
+
+T=/sys/kernel/tracing
+
+# pcompactd_pids: the pcompactd threads' pids, as an extended regex.
+pcompactd_pids() {
+	ps -o pid,comm | awk '$2 ~ /^pcompactd/ { p = p (p ? "|" : "") $1 } END { print p }'
+}
+
+# kernel_calls: the kernel compactions pcompactd ran (mm_compaction_end
+# lines of its threads), 0 without one.
+kernel_calls() {
+	_pids=$(pcompactd_pids)
+	[ -n "$_pids" ] || fail "no pcompactd thread to count the kernel compactions of"
+	grep -c -E -- "-($_pids) +\[[0-9]+\].* mm_compaction_end:" $T/trace
+}
+
+# compact_traced: switch pcompact on, wait until every node of ABOVE ends
+# its compaction, switch it off; the kernel's calls and the contig engine's
+# are in the trace.
+compact_traced() {
+	echo 0 > $T/tracing_on
+	echo > $T/trace
+	echo 1 > $T/events/pcompact/pcompact_range/enable || fail "no pcompact_range event"
+	echo 1 > $T/events/compaction/mm_compaction_end/enable || fail "no mm_compaction_end event"
+	echo 1 > $T/tracing_on
+	echo Y > $PC_PARAM/enabled || fail "cannot switch pcompact on"
+	for nid in $ABOVE; do
+		wait_compaction_end $nid $LOW
+	done
+	echo N > $PC_PARAM/enabled
+	echo 0 > $T/events/pcompact/pcompact_range/enable
+	echo 0 > $T/events/compaction/mm_compaction_end/enable
+}
+
+# No stall: the contig engine from the first round, the kernel's compaction
+# never called.
+insmod /pc/module/pcompact.ko enabled=0 engine=node-sysfs contig_when_quiet=Y interval_ms=10 ||
+	fail "insmod contig_when_quiet=Y interval_ms=10"
+[ "$(cat $PC_PARAM/contig_when_quiet)" = Y ] ||
+	fail "contig_when_quiet reads $(cat $PC_PARAM/contig_when_quiet)"
+start_frag
+fragmented_nodes 70
+compact_traced
+quiet_rounds=$(node_stat_sum quiet_contig_rounds)
+calls=$(grep -c 'pcompact_range:' $T/trace)
+note "no stall: $(node_stat_sum rounds) rounds, $quiet_rounds with contig, $calls contig calls, $(kernel_calls) kernel compactions"
+[ "$quiet_rounds" -gt 0 ] || fail "no round used the contig engine with no stall"
+[ "$calls" -gt 0 ] || fail "the contig engine made no call"
+[ "$(kernel_calls)" = 0 ] || fail "$(kernel_calls) kernel compactions with no stall"
+stop_frag || fail "frag exit status $?"
+rmmod pcompact || fail "rmmod"
+
+# Allocations stalled within the last interval (60 s): the kernel's
+# compaction, as engine=node-sysfs.  Loaded with 10 ms so that the scores
+# read are the fragmented ones.
+insmod /pc/module/pcompact.ko enabled=0 engine=node-sysfs contig_when_quiet=Y interval_ms=10 ||
+	fail "insmod contig_when_quiet=Y interval_ms=10"
+start_frag
+stalls=$(node_stat_sum direct_stalls)
+# Huge page allocations on fragmented memory, 16 more than the free 2 MB
+# blocks: once those are taken, each stalls in direct compaction.  Held
+# until the end, so that freeing them does not lower the scores.
+free2m=$(awk '$1 == "Node" { n += $14 + 2 * $15 } END { print n + 0 }' /proc/buddyinfo)
+insmod /pc/khugehog/khugehog.ko max=$((free2m + 16)) || fail "insmod khugehog max=$((free2m + 16))"
+[ "$(node_stat_sum direct_stalls)" -gt "$stalls" ] ||
+	fail "$((free2m + 16)) huge page allocations, $free2m blocks free, did not stall ($(grep -E '^(count|failures)' /proc/khugehog/summary | tr '\n' ' '))"
+note "direct compaction stalls: $stalls -> $(node_stat_sum direct_stalls)"
+echo 60000 > $PC_PARAM/interval_ms || fail "interval_ms 60000"
+fragmented_nodes 70
+quiet_before=$(node_stat_sum quiet_contig_rounds)
+compact_traced
+note "stalled: $(node_stat_sum rounds) rounds, $(node_stat_sum quiet_contig_rounds) with contig ($quiet_before before), $(kernel_calls) kernel compactions"
+[ "$(kernel_calls)" -gt 0 ] || fail "no kernel compaction within 60 s of a stall"
+[ "$(node_stat_sum quiet_contig_rounds)" = "$quiet_before" ] ||
+	fail "a round used the contig engine within 60 s of a stall"
+stop_frag || fail "frag exit status $?"
+rmmod khugehog || fail "rmmod khugehog"
+rmmod pcompact || fail "rmmod"
+check_dmesg_clean
