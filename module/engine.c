@@ -132,13 +132,6 @@ static unsigned long pcompact_mb_to_pairs(unsigned int mb)
 	return max(pages / PCOMPACT_PAIR_PAGES, 1UL);
 }
 
-/*
- * The longest run one call empties, in pairs: run_max_mb (longer runs move
- * fewer pages twice and drain every CPU's lists less often; shorter ones
- * give blocks back sooner), capped while the kernel zeroes allocations,
- * and to stall_run_mb while allocations stall in direct compaction: a call
- * keeps its whole range's free memory from them until it returns.
- */
 /* Whether an allocation stalled in direct compaction within interval_ms. */
 static bool pcompact_stalled_lately(void)
 {
@@ -148,6 +141,13 @@ static bool pcompact_stalled_lately(void)
 	return pcompact_hooks_stalled_since(now > window ? now - window : 0);
 }
 
+/*
+ * The longest run one call empties, in pairs: run_max_mb (longer runs move
+ * fewer pages twice and drain every CPU's lists less often; shorter ones
+ * give blocks back sooner), capped while the kernel zeroes allocations,
+ * and to stall_run_mb while allocations stall in direct compaction: a call
+ * keeps its whole range's free memory from them until it returns.
+ */
 static unsigned long pcompact_run_max_pairs(void)
 {
 	unsigned long pairs = pcompact_mb_to_pairs(READ_ONCE(pcompact_run_max_mb));
