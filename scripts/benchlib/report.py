@@ -1238,23 +1238,25 @@ def _ran_out_markdown(rows):
     pairs = runs.failed_stream_pairs(every_outcome)
     if pairs:
         L.append("")
-        L.append("Over every workload both ran, the streams that ran out, and the two-sided "
-                 "p of Fisher's exact test that both run out equally often (a small p says "
-                 "they do not).\n")
-        L.append("| Scenario | against | ran out | against's ran out | Fisher p |")
-        L.append("|:---|:---|---:|---:|---:|")
-        for name, base, k1, n1, k2, n2, p in pairs:
-            L.append(f"| {name} | {base} | {k1}/{n1} | {k2}/{n2} | {_fmt(p)} |")
+        L += _fisher_table("Over every workload both ran, the streams that ran out, and the "
+                           "two-sided p of Fisher's exact test that both run out equally often "
+                           "(a small p says they do not).", "ran out", pairs)
     early = runs.failed_stream_pairs(every_outcome, "stopped_early")
     if early:
         L.append("")
-        L.append("The same for the streams that stopped early: a small p says one "
-                 "mechanism stops before its margin more often than the other.\n")
-        L.append("| Scenario | against | stopped early | against's stopped early | Fisher p |")
-        L.append("|:---|:---|---:|---:|---:|")
-        for name, base, k1, n1, k2, n2, p in early:
-            L.append(f"| {name} | {base} | {k1}/{n1} | {k2}/{n2} | {_fmt(p)} |")
+        L += _fisher_table("The same for the streams that stopped early: a small p says one "
+                           "mechanism stops before its margin more often than the other.",
+                           "stopped early", early)
     L.append("")
+    return L
+
+
+def _fisher_table(intro, counted, pairs):
+    """runs.failed_stream_pairs()'s pairs as a table of the streams counted, with its intro."""
+    L = [intro + "\n", f"| Scenario | against | {counted} | against's {counted} | Fisher p |",
+         "|:---|:---|---:|---:|---:|"]
+    for name, base, k1, n1, k2, n2, p in pairs:
+        L.append(f"| {name} | {base} | {k1}/{n1} | {k2}/{n2} | {_fmt(p)} |")
     return L
 
 
