@@ -48,15 +48,7 @@ rmmod pcompact || fail "rmmod"
 insmod /pc/module/pcompact.ko enabled=0 engine=contig stall_run_mb=4 interval_ms=10 ||
 	fail "insmod stall_run_mb=4 interval_ms=10"
 start_frag
-stalls=$(node_stat_sum direct_stalls)
-# Huge page allocations on fragmented memory, 16 more than the free 2 MB
-# blocks: once those are taken, each stalls in direct compaction.  Held
-# until the end, so that freeing them does not lower the scores.
-free2m=$(awk '$1 == "Node" { n += $14 + 2 * $15 } END { print n + 0 }' /proc/buddyinfo)
-insmod /pc/khugehog/khugehog.ko max=$((free2m + 16)) || fail "insmod khugehog max=$((free2m + 16))"
-[ "$(node_stat_sum direct_stalls)" -gt "$stalls" ] ||
-	fail "$((free2m + 16)) huge page allocations, $free2m blocks free, did not stall ($(grep -E '^(count|failures)' /proc/khugehog/summary | tr '\n' ' '))"
-note "direct compaction stalls: $stalls -> $(node_stat_sum direct_stalls)"
+stall_in_direct_compaction
 echo 60000 > $PC_PARAM/interval_ms || fail "interval_ms 60000"
 fragmented_nodes 70
 compact_traced

@@ -404,6 +404,21 @@ engine_dump() {
 	grep -v '^#' /sys/kernel/tracing/trace 2>/dev/null | tail -n 20 | sed 's/^/# /'
 }
 
+# stall_in_direct_compaction: make allocations stall in direct compaction
+# (pcompact loaded, memory fragmented): huge page allocations, 16 more than
+# the free 2 MB blocks, so that once those are taken each stalls.  khugehog
+# holds them until the test unloads it, so that freeing them does not lower
+# the scores.
+stall_in_direct_compaction() {
+	_sd_stalls=$(node_stat_sum direct_stalls)
+	_sd_free2m=$(awk '$1 == "Node" { n += $14 + 2 * $15 } END { print n + 0 }' /proc/buddyinfo)
+	insmod /pc/khugehog/khugehog.ko max=$((_sd_free2m + 16)) ||
+		fail "insmod khugehog max=$((_sd_free2m + 16))"
+	[ "$(node_stat_sum direct_stalls)" -gt "$_sd_stalls" ] ||
+		fail "$((_sd_free2m + 16)) huge page allocations, $_sd_free2m blocks free, did not stall ($(grep -E '^(count|failures)' /proc/khugehog/summary | tr '\n' ' '))"
+	note "direct compaction stalls: $_sd_stalls -> $(node_stat_sum direct_stalls)"
+}
+
 # wait_compaction_end NID LOW [SECS]: wait until the node's compaction has
 # ended: its score at or below LOW, a round deferred (it ran out of work or
 # did not lower the score), or pcompact idle on the node.  After SECS
