@@ -1243,3 +1243,77 @@ def test_stream_start_supply_keeps_zeroing_boots_apart():
     # init_on_alloc=1 boots (-ioa1) against each other only.
     assert pairs == {("pcompact", "kernel"), ("pcompact-ioa1", "kernel-ioa1"),
                      ("pcompact-nodecpu", "kernel"), ("pcompact-nodecpu", "pcompact")}
+
+
+def _pool_bench(root, name, means, release="6.12.117+deb12-amd64", command_tail="",
+                void=()):
+    """A bench directory as scripts/bench leaves it: run.json and the
+    summary of each run, kernel at 1000 us and pcompact at means[i]."""
+    d = root / name / release
+    ctx = {"release": release, "vm": "3072 MiB, 2 NUMA nodes, 2 CPUs, tcg",
+           "guest_cmdline": "console=ttyS0 init_on_alloc=0", "init_on_alloc": "0",
+           "frag_args": "", "idle_s": 10.0, "observe_s": 45, "head_start_rule": 2,
+           "host": False, "quick": False, "enforce_validity": True, "runs": len(means),
+           "order": ["kernel", "pcompact"], "source": "0" * 12, "date": "2026-11-29",
+           "command": f"scripts/bench --kernel 6.12 --runs {len(means)} --out results/{name}"
+                      f"{command_tail}"}
+    d.mkdir(parents=True)
+    (d / "run.json").write_text(json.dumps(ctx))
+    for scenario, values in (("kernel", [1000.0] * len(means)), ("pcompact", means)):
+        for r, mean in enumerate(values, 1):
+            run = d / scenario / f"run-{r}"
+            run.mkdir(parents=True)
+            (run / "summary.json").write_text(json.dumps(
+                {"status": "ok", "void": [], "khugehog": {"latency": {"mean_us": mean}}}))
+    for r in void:
+        # A retried attempt: scripts/bench leaves it beside the run that stands.
+        run = d / "pcompact" / f"run-{r}-void1"
+        run.mkdir()
+        (run / "summary.json").write_text(json.dumps(
+            {"status": "ok", "void": ["x"], "khugehog": {"latency": {"mean_us": 1.0}}}))
+    return str(d)
+
+
+def test_bench_pool(tmp_path, capsys):
+    mod = load_script("bench-pool")
+    a = _pool_bench(tmp_path, "a", [600.0, 650.0, 700.0, 1100.0, 640.0], void=(2,))
+    b = _pool_bench(tmp_path, "b", [620.0, 660.0, 900.0, 630.0, 610.0],
+                    command_tail=" --budget-min 30 --extra-runs 5 --seed 7")
+    out = tmp_path / "pool"
+    assert mod.main(["--out", str(out), a, b]) == 0
+    done = out / "6.12.117+deb12-amd64"
+    targets = {t["target"]: t for t in json.loads((done / "targets.json").read_text())}
+    mean = targets["pcompact mean <= 0.7 x kernel mean (issue 13)"]
+    # Ten runs a side, the void attempt left out: the median of the ten means.
+    assert mean["n"] == "10/10"
+    assert mean["estimate"] == pytest.approx(645.0 / 1000.0)
+    pool = json.loads((done / "pool.json").read_text())
+    assert [bench["runs"] for bench in pool["benches"]] == [{"kernel": 5, "pcompact": 5}] * 2
+    assert "| pcompact mean <= 0.7 x kernel mean (issue 13) | 0.645 x" in \
+        (done / "README.md").read_text()
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize("other, why", [
+    ({"release": "6.1.0-56-amd64"}, "release '6.1.0-56-amd64' differs"),
+    ({"command_tail": " --trace-stream"}, "bench options --kernel=6.12 --trace-stream differ"),
+    ({"command_tail": " --keep-free-mb 64"}, "--keep-free-mb=64"),
+])
+def test_bench_pool_refuses_unlike(tmp_path, capsys, other, why):
+    mod = load_script("bench-pool")
+    a = _pool_bench(tmp_path, "a", [600.0] * 5)
+    b = _pool_bench(tmp_path, "b", [600.0] * 5, **other)
+    out = tmp_path / "pool"
+    assert mod.main(["--out", str(out), a, b]) == 2
+    assert why in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_bench_pool_needs_the_scenario_everywhere(tmp_path, capsys):
+    mod = load_script("bench-pool")
+    a = _pool_bench(tmp_path, "a", [600.0] * 5)
+    b = _pool_bench(tmp_path, "b", [600.0] * 5)
+    out = tmp_path / "pool"
+    assert mod.main(["--out", str(out), "--scenarios", "kernel,pcompact-p80", a, b]) == 2
+    assert "no run of scenario 'pcompact-p80' counts" in capsys.readouterr().err
+    assert not out.exists()
