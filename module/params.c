@@ -54,6 +54,33 @@ static int pcompact_param_parse_bool(const char *name, const char *val, bool *ou
 	return 0;
 }
 
+/*
+ * Boolean parameters: each gets its own setter so the log names it.
+ * @on_change runs once the new value is stored; parameters the threads read
+ * at their next round pass pcompact_param_no_action.
+ */
+#define PCOMPACT_BOOL_PARAM(name, var, on_change)			\
+static int pcompact_param_set_##name(const char *val,			\
+				     const struct kernel_param *kp)	\
+{									\
+	bool value;							\
+									\
+	if (pcompact_param_parse_bool(#name, val, &value))		\
+		return -EINVAL;						\
+	WRITE_ONCE(*(bool *)kp->arg, value);				\
+	on_change();							\
+	return 0;							\
+}									\
+static const struct kernel_param_ops pcompact_param_##name##_ops = {	\
+	.set = pcompact_param_set_##name,				\
+	.get = param_get_bool,						\
+};									\
+module_param_cb(name, &pcompact_param_##name##_ops, &(var), 0644)
+
+static void pcompact_param_no_action(void)
+{
+}
+
 /* While live, a threshold change must leave low <= high. */
 static int pcompact_param_check_wmarks(const char *name, unsigned int proactiveness,
 				       int low, int high)
@@ -76,23 +103,7 @@ static int pcompact_param_check_wmarks(const char *name, unsigned int proactiven
  */
 bool pcompact_enabled = true;
 
-static int pcompact_param_set_enabled(const char *val,
-				      const struct kernel_param *kp)
-{
-	bool value;
-
-	if (pcompact_param_parse_bool("enabled", val, &value))
-		return -EINVAL;
-	WRITE_ONCE(pcompact_enabled, value);
-	pcompact_wake_all();
-	return 0;
-}
-
-static const struct kernel_param_ops pcompact_param_enabled_ops = {
-	.set = pcompact_param_set_enabled,
-	.get = param_get_bool,
-};
-module_param_cb(enabled, &pcompact_param_enabled_ops, &pcompact_enabled, 0644);
+PCOMPACT_BOOL_PARAM(enabled, pcompact_enabled, pcompact_wake_all);
 MODULE_PARM_DESC(enabled, "Compact in the background (bool, default: Y)");
 
 /*
@@ -104,23 +115,7 @@ MODULE_PARM_DESC(enabled, "Compact in the background (bool, default: Y)");
  */
 bool pcompact_any_cpu = true;
 
-static int pcompact_param_set_any_cpu(const char *val,
-				      const struct kernel_param *kp)
-{
-	bool value;
-
-	if (pcompact_param_parse_bool("any_cpu", val, &value))
-		return -EINVAL;
-	WRITE_ONCE(pcompact_any_cpu, value);
-	pcompact_bind_all();
-	return 0;
-}
-
-static const struct kernel_param_ops pcompact_param_any_cpu_ops = {
-	.set = pcompact_param_set_any_cpu,
-	.get = param_get_bool,
-};
-module_param_cb(any_cpu, &pcompact_param_any_cpu_ops, &pcompact_any_cpu, 0644);
+PCOMPACT_BOOL_PARAM(any_cpu, pcompact_any_cpu, pcompact_bind_all);
 MODULE_PARM_DESC(any_cpu, "Run each node's pcompactd on any CPU, not only its node's (bool, default: Y)");
 
 /*
@@ -132,22 +127,7 @@ MODULE_PARM_DESC(any_cpu, "Run each node's pcompactd on any CPU, not only its no
  */
 bool pcompact_flush_pcp;
 
-static int pcompact_param_set_flush_pcp(const char *val,
-					const struct kernel_param *kp)
-{
-	bool value;
-
-	if (pcompact_param_parse_bool("flush_pcp", val, &value))
-		return -EINVAL;
-	WRITE_ONCE(pcompact_flush_pcp, value);
-	return 0;
-}
-
-static const struct kernel_param_ops pcompact_param_flush_pcp_ops = {
-	.set = pcompact_param_set_flush_pcp,
-	.get = param_get_bool,
-};
-module_param_cb(flush_pcp, &pcompact_param_flush_pcp_ops, &pcompact_flush_pcp, 0644);
+PCOMPACT_BOOL_PARAM(flush_pcp, pcompact_flush_pcp, pcompact_param_no_action);
 MODULE_PARM_DESC(flush_pcp, "After each round, drain the per-CPU lists that hold free blocks back (bool, default: N)");
 
 /*
@@ -168,23 +148,7 @@ MODULE_PARM_DESC(flush_pcp, "After each round, drain the per-CPU lists that hold
  */
 bool pcompact_contig_when_quiet;
 
-static int pcompact_param_set_contig_when_quiet(const char *val,
-						const struct kernel_param *kp)
-{
-	bool value;
-
-	if (pcompact_param_parse_bool("contig_when_quiet", val, &value))
-		return -EINVAL;
-	WRITE_ONCE(pcompact_contig_when_quiet, value);
-	return 0;
-}
-
-static const struct kernel_param_ops pcompact_param_contig_when_quiet_ops = {
-	.set = pcompact_param_set_contig_when_quiet,
-	.get = param_get_bool,
-};
-module_param_cb(contig_when_quiet, &pcompact_param_contig_when_quiet_ops,
-		&pcompact_contig_when_quiet, 0644);
+PCOMPACT_BOOL_PARAM(contig_when_quiet, pcompact_contig_when_quiet, pcompact_param_no_action);
 MODULE_PARM_DESC(contig_when_quiet,
 		 "With engine=node-sysfs, use the contig engine for rounds that start with no direct compaction stall within interval_ms (bool, default: N)");
 
