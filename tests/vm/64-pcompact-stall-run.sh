@@ -17,26 +17,13 @@ widest_call() {
 		sort -n | tail -n 1 | grep . || echo 0
 }
 
-# compact_traced: switch pcompact on, wait until every node of ABOVE ends
-# its compaction, switch it off; the calls are in the trace.
-compact_traced() {
-	echo > $T/trace
-	echo 1 > $T/events/pcompact/pcompact_range/enable || fail "no pcompact_range event"
-	echo Y > $PC_PARAM/enabled || fail "cannot switch pcompact on"
-	for nid in $ABOVE; do
-		wait_compaction_end $nid $LOW
-	done
-	echo N > $PC_PARAM/enabled
-	echo 0 > $T/events/pcompact/pcompact_range/enable
-}
-
 # No stall within the last 10 ms interval: runs as long as run_max_mb.
 insmod /pc/module/pcompact.ko enabled=0 engine=contig stall_run_mb=4 interval_ms=10 ||
 	fail "insmod stall_run_mb=4 interval_ms=10"
 [ "$(cat $PC_PARAM/stall_run_mb)" = 4 ] || fail "stall_run_mb reads $(cat $PC_PARAM/stall_run_mb)"
 start_frag
 fragmented_nodes 70
-compact_traced
+compact_traced pcompact/pcompact_range
 quiet=$(widest_call)
 note "no stall: $(grep -c 'pcompact_range:' $T/trace) calls, the widest $quiet blocks"
 [ "$quiet" -gt 2 ] || fail "with no stall no call was longer than one pair ($quiet blocks)"
@@ -51,7 +38,7 @@ start_frag
 stall_in_direct_compaction
 echo 60000 > $PC_PARAM/interval_ms || fail "interval_ms 60000"
 fragmented_nodes 70
-compact_traced
+compact_traced pcompact/pcompact_range
 stalled=$(widest_call)
 note "stalled: $(grep -c 'pcompact_range:' $T/trace) calls, the widest $stalled blocks"
 [ "$(grep -c 'pcompact_range:' $T/trace)" -gt 0 ] || fail "the engine made no call"

@@ -24,24 +24,6 @@ kernel_calls() {
 	grep -c -E -- "-($_pids) +\[[0-9]+\].* mm_compaction_end:" $T/trace
 }
 
-# compact_traced: switch pcompact on, wait until every node of ABOVE ends
-# its compaction, switch it off; the kernel's calls and the contig engine's
-# are in the trace.
-compact_traced() {
-	echo 0 > $T/tracing_on
-	echo > $T/trace
-	echo 1 > $T/events/pcompact/pcompact_range/enable || fail "no pcompact_range event"
-	echo 1 > $T/events/compaction/mm_compaction_end/enable || fail "no mm_compaction_end event"
-	echo 1 > $T/tracing_on
-	echo Y > $PC_PARAM/enabled || fail "cannot switch pcompact on"
-	for nid in $ABOVE; do
-		wait_compaction_end $nid $LOW
-	done
-	echo N > $PC_PARAM/enabled
-	echo 0 > $T/events/pcompact/pcompact_range/enable
-	echo 0 > $T/events/compaction/mm_compaction_end/enable
-}
-
 # No stall: the contig engine from the first round, the kernel's compaction
 # never called.
 insmod /pc/module/pcompact.ko enabled=0 engine=node-sysfs contig_when_quiet=Y interval_ms=10 ||
@@ -50,7 +32,7 @@ insmod /pc/module/pcompact.ko enabled=0 engine=node-sysfs contig_when_quiet=Y in
 	fail "contig_when_quiet reads $(cat $PC_PARAM/contig_when_quiet)"
 start_frag
 fragmented_nodes 70
-compact_traced
+compact_traced pcompact/pcompact_range compaction/mm_compaction_end
 quiet_rounds=$(node_stat_sum quiet_contig_rounds)
 calls=$(grep -c 'pcompact_range:' $T/trace)
 note "no stall: $(node_stat_sum rounds) rounds, $quiet_rounds with contig, $calls contig calls, $(kernel_calls) kernel compactions"
@@ -70,7 +52,7 @@ stall_in_direct_compaction
 echo 60000 > $PC_PARAM/interval_ms || fail "interval_ms 60000"
 fragmented_nodes 70
 quiet_before=$(node_stat_sum quiet_contig_rounds)
-compact_traced
+compact_traced pcompact/pcompact_range compaction/mm_compaction_end
 note "stalled: $(node_stat_sum rounds) rounds, $(node_stat_sum quiet_contig_rounds) with contig ($quiet_before before), $(kernel_calls) kernel compactions"
 [ "$(kernel_calls)" -gt 0 ] || fail "no kernel compaction within 60 s of a stall"
 [ "$(node_stat_sum quiet_contig_rounds)" = "$quiet_before" ] ||

@@ -437,3 +437,25 @@ wait_compaction_end() {
 	ABOVE=$(echo " $ABOVE " | sed "s/ $1 / /; s/^ *//; s/ *$//")
 	[ -n "$ABOVE" ] || fail "no node was left above the high threshold to compact"
 }
+
+# compact_traced EVENT...: trace the events (SUBSYSTEM/NAME under
+# /sys/kernel/tracing/events) from an empty buffer while pcompact compacts:
+# switch it on, wait until every node of ABOVE ends its compaction, switch
+# it off.  The events stay in /sys/kernel/tracing/trace for the caller.
+compact_traced() {
+	_ct_t=/sys/kernel/tracing
+	echo 0 > $_ct_t/tracing_on
+	echo > $_ct_t/trace
+	for _ct_event in "$@"; do
+		echo 1 > "$_ct_t/events/$_ct_event/enable" || fail "no $_ct_event event"
+	done
+	echo 1 > $_ct_t/tracing_on
+	echo Y > $PC_PARAM/enabled || fail "cannot switch pcompact on"
+	for nid in $ABOVE; do
+		wait_compaction_end $nid $LOW
+	done
+	echo N > $PC_PARAM/enabled
+	for _ct_event in "$@"; do
+		echo 0 > "$_ct_t/events/$_ct_event/enable"
+	done
+}
