@@ -1246,7 +1246,7 @@ def test_stream_start_supply_keeps_zeroing_boots_apart():
 
 
 def _pool_bench(root, name, means, release="6.12.117+deb12-amd64", command_tail="",
-                void=()):
+                void=(), failed=()):
     """A bench directory as scripts/bench leaves it: run.json and the
     summary of each run, kernel at 1000 us and pcompact at means[i]."""
     d = root / name / release
@@ -1271,12 +1271,19 @@ def _pool_bench(root, name, means, release="6.12.117+deb12-amd64", command_tail=
         run.mkdir()
         (run / "summary.json").write_text(json.dumps(
             {"status": "ok", "void": ["x"], "khugehog": {"latency": {"mean_us": 1.0}}}))
+    for r in failed:
+        # A failed run the budget left no retry for stands under its plain name.
+        run = d / "pcompact" / f"run-{r}"
+        run.mkdir()
+        (run / "summary.json").write_text(json.dumps(
+            {"status": "failed", "void": [], "khugehog": {"latency": {"mean_us": 1.0}}}))
     return str(d)
 
 
 def test_bench_pool(tmp_path, capsys):
     mod = load_script("bench-pool")
-    a = _pool_bench(tmp_path, "a", [600.0, 650.0, 700.0, 1100.0, 640.0], void=(2,))
+    a = _pool_bench(tmp_path, "a", [600.0, 650.0, 700.0, 1100.0, 640.0], void=(2,),
+                    failed=(6,))
     b = _pool_bench(tmp_path, "b", [620.0, 660.0, 900.0, 630.0, 610.0],
                     command_tail=" --budget-min 30 --extra-runs 5 --seed 7")
     out = tmp_path / "pool"
@@ -1284,7 +1291,8 @@ def test_bench_pool(tmp_path, capsys):
     done = out / "6.12.117+deb12-amd64"
     targets = {t["target"]: t for t in json.loads((done / "targets.json").read_text())}
     mean = targets["pcompact mean <= 0.7 x kernel mean (issue 13)"]
-    # Ten runs a side, the void attempt left out: the median of the ten means.
+    # Ten runs a side, the void attempt and the failed run left out: the
+    # median of the ten means, and each bench's count says so.
     assert mean["n"] == "10/10"
     assert mean["estimate"] == pytest.approx(645.0 / 1000.0)
     pool = json.loads((done / "pool.json").read_text())
