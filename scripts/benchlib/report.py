@@ -7,8 +7,10 @@ evaluate_targets() the issue's targets, each met or missed, with the why
 readme()          results/<release>/README.md
 """
 
+import glob
 import json
 import os
+import re
 from typing import NamedTuple
 
 from . import csvio, metrics, parse, runs, scenarios, stats, table, validity
@@ -593,6 +595,28 @@ def judge_steps_again(scenario, summary):
     for key in ("void", "checks"):
         if isinstance(summary.get(key), list):
             summary[key] = [r for r in summary[key] if r not in moved]
+
+
+def read_stored_runs(directory, scenario):
+    """A repeated run's stored attempts of one scenario, judged as the
+    bench judges them now: (standing, attempts), the summaries of the
+    attempts that stand (<scenario>/run-<r>, failed or void ones too) and
+    of every attempt (with the retried run-<r>-void<a>), in file order.
+    Raises ValueError naming a summary that cannot be read."""
+    standing, attempts = [], []
+    pattern = os.path.join(directory, scenario.name, "run-*", "summary.json")
+    for path in sorted(glob.glob(pattern)):
+        try:
+            with open(path) as f:
+                summary = json.load(f)
+        except (OSError, ValueError) as err:
+            raise ValueError(f"{path}: {err}") from err
+        summary.setdefault("void", [])
+        judge_steps_again(scenario, summary)
+        attempts.append(summary)
+        if re.fullmatch(r"run-\d+", os.path.basename(os.path.dirname(path))):
+            standing.append(summary)
+    return standing, attempts
 
 
 def write_scenario(directory, summary, out_files):
