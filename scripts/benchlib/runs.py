@@ -8,6 +8,9 @@ load, other VMs, void reasons).  A run counts when its status is "ok" and
 no validity check voided it.
 """
 
+import json
+import os
+
 from . import metrics, scenarios, stats
 
 RUN_KEYS = ("run", "attempt", "status", "void", "reason", "wall_s", "host_load",
@@ -384,6 +387,31 @@ BURST_TARGETS = [
 
 # The scenarios each list of targets is about: a list is evaluated when one
 # of its scenarios ran (the drain's also when nothing else did).
+def load_targets(directory):
+    """{target text: its entry} of the targets.json scripts/bench wrote in
+    directory.  Raises OSError, or ValueError when the file is not a list
+    of targets with verdicts."""
+    path = os.path.join(directory, "targets.json")
+    with open(path) as f:
+        targets = json.load(f)
+    if not isinstance(targets, list) or not all(
+            isinstance(t, dict) and "target" in t and "verdict" in t for t in targets):
+        raise ValueError(f"{path}: not a list of targets with verdicts")
+    return {t["target"]: t for t in targets}
+
+
+def verdict_text(entry, missing="absent"):
+    """'VERDICT: ESTIMATE [LO, HI]' of a targets.json entry: the verdict
+    alone without an estimate, missing without an entry."""
+    if entry is None:
+        return missing
+    est, lo, hi = entry.get("estimate"), entry.get("lo"), entry.get("hi")
+    if est is None:
+        return entry["verdict"]
+    span = f" [{lo:.3g}, {hi:.3g}]" if lo is not None and hi is not None else ""
+    return f"{entry['verdict']}: {est:.3g}{span}"
+
+
 def _target_scenarios(targets):
     return {t[1][0] for t in targets} | {t[2][0] for t in targets if t[2]}
 
