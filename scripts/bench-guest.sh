@@ -141,6 +141,9 @@ snapshot() {
 	cat /proc/buddyinfo > "$TMP/$W.buddyinfo_$1"
 	kthreads > "$TMP/$W.kthreads_$1"
 	pcompact_stats > "$TMP/$W.pcompact_$1"
+	# Pageblocks by migratetype: the kernel's compaction takes free pages
+	# only from movable blocks, so where few are, its calls find no target.
+	cat /proc/pagetypeinfo > "$TMP/$W.pagetypeinfo_$1"
 	# Free pages waiting on the per-cpu lists: NR_FREE_PAGES (and so
 	# khugehog's free_pages_start) does not count them.
 	{
@@ -481,7 +484,7 @@ cleanup() {
 # send_workload: every file the workload left, then its events.
 send_workload() {
 	for s in $SNAPSHOTS; do
-		for k in vmstat buddyinfo kthreads pcompact pcp; do
+		for k in vmstat buddyinfo kthreads pcompact pcp pagetypeinfo; do
 			send "$W/${k}_$s.txt" "$TMP/$W.${k}_$s"
 		done
 	done

@@ -92,6 +92,40 @@ def buddyinfo(text):
 ZONE_RE = re.compile(r"^Node\s+(\d+),\s+zone\s+(\S+)")
 
 
+def pageblock_types(text):
+    """/proc/pagetypeinfo -> {node: {migratetype: pageblocks}}, zones summed.
+
+    Only the "Number of blocks type" table is read: its header names the
+    types (they differ with the kernel's config, e.g. CMA), each row that
+    follows gives one zone's counts in that order.
+    """
+    out = {}
+    types = None
+    for line in text.splitlines():
+        parts = line.split()
+        if parts[:4] == ["Number", "of", "blocks", "type"]:
+            types = parts[4:]
+            continue
+        if types is None:
+            continue
+        match = ZONE_RE.match(line.strip())
+        if not match:
+            continue
+        counts = line.strip()[match.end():].split()
+        if len(counts) != len(types):
+            raise ParseError(f"pagetypeinfo: {len(types)} types but '{line}'")
+        try:
+            values = [int(c) for c in counts]
+        except ValueError:
+            raise ParseError(f"pagetypeinfo: '{line}'") from None
+        node = out.setdefault(int(match.group(1)), {})
+        for name, value in zip(types, values):
+            node[name] = node.get(name, 0) + value
+    if types is None:
+        raise ParseError("pagetypeinfo has no 'Number of blocks type' table")
+    return out
+
+
 def zone_present_pages(text):
     """zoneinfo (or its zone header + 'present' lines) -> {(node, zone): pages}."""
     out = {}

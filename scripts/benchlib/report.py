@@ -431,6 +431,15 @@ def build_workload(scenario, files, w, present):
         if f"{w}/pcompact_{snap}.txt" in files and files[f"{w}/pcompact_{snap}.txt"]:
             out_files[f"{prefix}pcompact_{snap}.txt"] = files[f"{w}/pcompact_{snap}.txt"]
 
+    # Pageblocks by migratetype (guests from this change on): the kernel's
+    # compaction finds targets only in movable blocks.
+    for snap in ("before", "start", "mid", "after"):
+        text = files.get(f"{w}/pagetypeinfo_{snap}.txt", "")
+        if text:
+            out_files[f"{prefix}pagetypeinfo_{snap}.txt"] = text
+            summary[f"pageblocks_{snap}"] = {
+                str(node): types for node, types in parse.pageblock_types(text).items()}
+
     samples = parse.sampler(_need(files, f"{w}/samples.txt"))
     if len(samples) < 2:
         raise ScenarioError(f"{w}: the sampler recorded {len(samples)} samples")
@@ -1148,7 +1157,8 @@ def readme(ctx, summaries, order, plots, targets, runs_md=None):
              "`khugehog_summary.txt`, `khugehog_samples.csv` (every attempt), `scores.csv` "
              "(node score and free order-9 blocks per sample, t_s from the first "
              "allocation), `buddyinfo_samples.csv`, `buddyinfo_before.txt`, "
-             "`buddyinfo_after.txt`, `vmstat_delta.csv`, `kthreads_cpu.csv`, `events.csv`, "
+             "`buddyinfo_after.txt`, `pagetypeinfo_<snapshot>.txt` (before, start of the "
+             "stream, after; newer runs), `vmstat_delta.csv`, `kthreads_cpu.csv`, `events.csv`, "
              "`map_before.csv` / `map_after.csv` (frag's pages per 2 MB physical region); "
              "the THP touch: the same with the prefix `thp_` plus `thp_touch.json`; the "
              "unmovable case: prefix `pin_` (`pin_vmstat_delta_observe.csv` covers the "

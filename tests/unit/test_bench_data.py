@@ -88,6 +88,38 @@ def test_zone_present_pages():
                                               (0, "Normal"): 0}
 
 
+# /proc/pagetypeinfo as mm/vmstat.c prints it (6.12), two nodes, trimmed to
+# two orders: the free-page rows also start with "Node N, zone" and must not
+# be read as block counts.
+PAGETYPEINFO = """Page block order: 9
+Pages per block:  512
+
+Free pages count per migrate type at order       0      1
+Node    0, zone      DMA, type    Unmovable      0      0
+Node    0, zone      DMA, type      Movable      1      2
+Node    0, zone    DMA32, type      Movable    300    150
+Node    1, zone   Normal, type      Movable     40     20
+
+Number of blocks type     Unmovable      Movable  Reclaimable   HighAtomic      Isolate
+Node 0, zone      DMA            3            5            0            0            0
+Node 0, zone    DMA32           20          700            4            0            0
+Node 1, zone   Normal           11          750            2            0            1
+"""
+
+
+def test_pageblock_types_sums_zones_per_node():
+    assert parse.pageblock_types(PAGETYPEINFO) == {
+        0: {"Unmovable": 23, "Movable": 705, "Reclaimable": 4, "HighAtomic": 0, "Isolate": 0},
+        1: {"Unmovable": 11, "Movable": 750, "Reclaimable": 2, "HighAtomic": 0, "Isolate": 1}}
+
+
+def test_pageblock_types_refuses_what_it_cannot_read():
+    with pytest.raises(parse.ParseError):
+        parse.pageblock_types(PAGETYPEINFO.split("Number of blocks")[0])
+    with pytest.raises(parse.ParseError):
+        parse.pageblock_types(PAGETYPEINFO.replace("700            4", "700"))
+
+
 def test_sampler_groups_lines_and_drops_a_cut_sample():
     text = ("T 10.00\nB Node 0, zone DMA 1 0\nB Node 1, zone DMA32 0 1\nP 0 88\n"
             "T 10.05\nB Node 0, zone DMA 2 0\nB Node 1, zone DMA32 0 2\n"
