@@ -116,6 +116,24 @@ def window_summary(files, w, first, last, hugepages=None):
     return out, (before, after, d), (k0, k1)
 
 
+def head_start_tried(files, w, end):
+    """How much each compactor thread compacted between the "before"
+    snapshot and end: kcompactd, the pages its compaction scanned (vmstat's
+    compact_daemon_* counters); pcompactd, the rounds it began.  None
+    without both vmstat snapshots."""
+    if f"{w}/vmstat_before.txt" not in files or f"{w}/vmstat_{end}.txt" not in files:
+        return None
+    d = metrics.delta(parse.vmstat(files[f"{w}/vmstat_before.txt"]),
+                      parse.vmstat(files[f"{w}/vmstat_{end}.txt"]))
+    out = {"kcompactd": d.get("compact_daemon_migrate_scanned", 0) +
+           d.get("compact_daemon_free_scanned", 0)}
+    p0 = pcompact_totals(files.get(f"{w}/pcompact_before.txt", ""))
+    p1 = pcompact_totals(files.get(f"{w}/pcompact_{end}.txt", ""))
+    if p1:
+        out["pcompactd"] = p1.get("rounds", 0) - (p0 or {}).get("rounds", 0)
+    return out
+
+
 def score_summary(rows, start, end, high):
     """Sampling rate and how the node scores sat during [start, end] (t_s)."""
     during = [r for r in rows if start <= r["t_s"] <= end]
@@ -487,6 +505,9 @@ def build_workload(scenario, files, w, present):
         k1 = parse.kthreads(files[end])
         summary["head_start_cpu_ms"] = {name: metrics.kthread_cpu_ms(k0, k1, name)
                                         for name in KTHREADS}
+    tried = head_start_tried(files, w, shape.demand_snapshot)
+    if tried is not None:
+        summary["head_start_tried"] = tried
     if kind(w) == "khugehog" and "mech_on" in summary["events_s"]:
         env_kb = parse.key_values(files.get("env.txt", "")).get("mem_total_kb")
         summary.update(cost_summary(summary, rows, limits, files.get(f"{w}/frag_out.txt", ""),
@@ -549,7 +570,7 @@ def void_reasons(scenario, summary):
             reasons += [tag + r for r in validity.layout_check(nodes)]
         reasons += [tag + r for r in validity.head_start_check(
             nodes, limits[1] if limits else None, scenario.mechanism,
-            ws.get("head_start_cpu_ms"), movable=movable)]
+            ws.get("head_start_cpu_ms"), movable=movable, tried=ws.get("head_start_tried"))]
         if scenario.mechanism == "manual" and not w.startswith("sweep"):
             reasons += [tag + r for r in validity.manual_check(ws.get("manual_compaction"))]
         if scenario.acts and kind(w) == "khugehog" and not w.startswith("sweep") and \

@@ -141,9 +141,11 @@ def head_start(rows, t_on, t_alloc):
 
 # Which head-start rule a run was judged by, recorded in run.json: 1 voided
 # every node above high that gained no block; 2 (from 2026-11-23) only
-# under reclaim or when the mechanism never ran.  Reports describe the rule
-# their runs were judged by (HEAD_START_RULE_TEXT).
-HEAD_START_RULE = 2
+# under reclaim or when the mechanism never ran; 3 (from 2026-11-29) no
+# longer takes a thread that ran under HEAD_START_ACT_MS but compacted for
+# one that never ran.  Reports describe the rule their runs were judged by
+# (HEAD_START_RULE_TEXT).
+HEAD_START_RULE = 3
 HEAD_START_RULE_TEXT = {
     1: "a node above its mechanism's high threshold at switch-on gained no free order-9 "
        "block before the stream (the mechanism did not act in its head start)",
@@ -151,6 +153,11 @@ HEAD_START_RULE_TEXT = {
        "block before the stream while kswapd ran (memory pressure) or while no node gained "
        f"one and the mechanism's thread ran under {HEAD_START_ACT_MS:g} ms (it never ran: a "
        "node it deferred or compacted in vain counts as its outcome)",
+    3: "a node above its mechanism's high threshold at switch-on gained no free order-9 "
+       "block before the stream while kswapd ran (memory pressure) or while no node gained "
+       f"one and the mechanism's thread ran under {HEAD_START_ACT_MS:g} ms without "
+       "compacting (kcompactd scanned no page, pcompactd began no round: it never ran; a "
+       "node it deferred or compacted in vain, however briefly, counts as its outcome)",
 }
 
 
@@ -165,7 +172,7 @@ def idle_nodes(nodes, high):
             if n["score_on"] > high and n["best_blocks"] <= n["blocks_on"]]
 
 
-def head_start_check(nodes, high, mechanism, cpu_ms=None, movable=True):
+def head_start_check(nodes, high, mechanism, cpu_ms=None, movable=True, tried=None):
     """Reasons a proactive mechanism did not act in its head start.
 
     nodes: head_start() output; high: the mechanism's high threshold (None:
@@ -179,6 +186,13 @@ def head_start_check(nodes, high, mechanism, cpu_ms=None, movable=True):
     movable=False (the unmovable case, where no block can be freed and
     gaining none is the expected outcome): the mechanism's thread must have
     spent CPU in the window instead, as trying is what that case observes.
+    tried: how much each thread compacted in the window (kcompactd: pages
+    its compaction scanned; pcompactd: rounds it began; None: not
+    recorded).  A thread that compacted ran, however little CPU it used:
+    the kernel's compaction of a zone can end within milliseconds, its
+    scanners met at the zone's start, on a folio it finds no free page of
+    that order for, and kcompactd then defers the node; that is its outcome
+    on that layout, not a mechanism that never ran.
     """
     if high is None or mechanism not in COMPACTOR:
         return []
@@ -215,7 +229,8 @@ def head_start_check(nodes, high, mechanism, cpu_ms=None, movable=True):
             return [f"head start: kswapd reclaimed before the stream and node(s) {stalled} "
                     f"above high {high} gained no free order-9 block: the layout was under "
                     f"memory pressure" + why]
-        if stalled == above and cpu_ms[thread] < HEAD_START_ACT_MS:
+        if stalled == above and cpu_ms[thread] < HEAD_START_ACT_MS and \
+                not (tried or {}).get(thread):
             return [f"head start: node(s) {stalled} above high {high} gained no free order-9 "
                     f"block and {thread} ran under {HEAD_START_ACT_MS} ms: the mechanism did "
                     f"not act" + why]

@@ -369,6 +369,35 @@ def test_unmovable_run_is_void_only_if_the_compactor_did_not_try():
     assert any("pcompactd used no CPU" in r for r in report.void_reasons(unmovable, idle))
 
 
+def test_head_start_tried_counts_what_each_compactor_did():
+    w = "khugehog"
+    files = {f"{w}/vmstat_before.txt": "compact_daemon_migrate_scanned 10\n"
+                                       "compact_daemon_free_scanned 100\n",
+             f"{w}/vmstat_start.txt": "compact_daemon_migrate_scanned 4106\n"
+                                      "compact_daemon_free_scanned 700100\n",
+             f"{w}/pcompact_before.txt": "node0/rounds 2\nnode1/rounds 1\n",
+             f"{w}/pcompact_start.txt": "node0/rounds 3\nnode1/rounds 1\n"}
+    assert report.head_start_tried(files, w, "start") == {"kcompactd": 704096, "pcompactd": 1}
+    # Without pcompact loaded there is no pcompactd count; without the
+    # vmstat snapshots nothing is known.
+    del files[f"{w}/pcompact_start.txt"]
+    assert report.head_start_tried(files, w, "start") == {"kcompactd": 704096}
+    del files[f"{w}/vmstat_start.txt"]
+    assert report.head_start_tried(files, w, "start") is None
+
+
+def test_kernel_run_whose_kcompactd_compacted_in_vain_counts():
+    kernel = scenarios.select("kernel", quick=False)[0]
+    nodes = {"0": {"score_on": 95, "blocks_on": 29, "score_alloc": 95, "blocks_alloc": 29,
+                   "best_blocks": 29}}
+    ran = {w: {"head_start": nodes, "head_start_tried": {"kcompactd": 1543210},
+               "head_start_cpu_ms": {"kcompactd": 11.0, "pcompactd": 0.0, "kswapd": 0.0}}
+           for w in kernel.workloads}
+    assert [r for r in report.void_reasons(kernel, ran) if "head start" in r] == []
+    never = {w: dict(v, head_start_tried={"kcompactd": 0}) for w, v in ran.items()}
+    assert any("did not act" in r for r in report.void_reasons(kernel, never))
+
+
 def test_option_scenario_is_void_when_its_option_never_acted():
     # pcompact-reserve in a drain where the reserve never started a round
     # (results/reserve/, 5 of 5 runs) measured plain pcompact.

@@ -149,6 +149,29 @@ def test_head_start_stalled_nodes_void_only_a_mechanism_that_never_ran():
     assert validity.head_start_check(nodes, 90, "manual") == []
 
 
+def test_head_start_a_thread_that_compacted_briefly_ran():
+    # 6.12, 1 node: kcompactd's first call ended within 9 ms, its scanners
+    # met at pfn 0x2200 on a folio it found no free page of that order for,
+    # and it deferred the node: 11 ms of CPU, no block.  That is the
+    # kernel's outcome on that layout, not a thread that never ran.
+    nodes = validity.head_start(rows({0: [(-10, 95, 29), (-0.1, 95, 29)]}), -10, 0)
+    cpu = {"kcompactd": 11.0, "pcompactd": 0, "kswapd": 0}
+    assert validity.head_start_check(nodes, 90, "sysctl", cpu,
+                                     tried={"kcompactd": 1543210}) == []
+    # Scanned nothing: it never ran, as before.
+    never = validity.head_start_check(nodes, 90, "sysctl", cpu, tried={"kcompactd": 0})
+    assert len(never) == 1 and "did not act" in never[0]
+    # Not recorded (runs before the count): the CPU alone decides.
+    assert validity.head_start_check(nodes, 90, "sysctl", cpu) == never
+    # The mechanism's own thread counts: pcompactd began no round.
+    assert validity.head_start_check(
+        nodes, 90, "module", {"kcompactd": 0, "pcompactd": 3.0, "kswapd": 0},
+        tried={"kcompactd": 5000, "pcompactd": 0})
+    assert validity.head_start_check(
+        nodes, 90, "module", {"kcompactd": 0, "pcompactd": 3.0, "kswapd": 0},
+        tried={"kcompactd": 0, "pcompactd": 1}) == []
+
+
 def test_head_start_node_below_high_needs_nothing():
     nodes = validity.head_start(rows({0: [(-10, 85, 3), (-1, 85, 3)]}), -10, 0)
     assert validity.head_start_check(nodes, 90, "module") == []
