@@ -244,6 +244,22 @@ def head_start_check(nodes, high, mechanism, cpu_ms=None, movable=True, tried=No
             for node in stalled]
 
 
+# A compaction whose scanners met this close to its zone's start (pageblocks)
+# stopped there: a whole-zone call scans the zone from both ends.
+WALL_BLOCKS = 32
+
+
+def stopped_at_zone_start(end, pageblock_pages=512, wall_blocks=WALL_BLOCKS):
+    """Whether one compaction (compaction_ends() item) ended with its
+    scanners met within wall_blocks pageblocks of its zone's start: the free
+    scanner came down the whole zone without the targets its migrate scanner
+    needed (on 6.12, a free page of a large folio's order), so the call
+    compacted nothing past the zone's first blocks."""
+    return (end["status"] == "complete" and end["migrate_pfn"] == end["free_pfn"]
+            and end["migrate_pfn"] - end["zone_start"] < wall_blocks * pageblock_pages
+            and end["zone_end"] - end["zone_start"] > 2 * wall_blocks * pageblock_pages)
+
+
 def layout_check(nodes, min_score=LAYOUT_MIN_SCORE):
     """Reasons the fragmentation is not the layout every scenario must share:
     every node at or above min_score before the mechanism was switched on."""

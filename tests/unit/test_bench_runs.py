@@ -3,6 +3,7 @@
 and scripts/bench's run loop (retries, void runs, the report) with the VM
 boot replaced by synthetic guest output."""
 
+import csv
 import json
 import os
 import sys
@@ -1325,3 +1326,44 @@ def test_bench_pool_needs_the_scenario_everywhere(tmp_path, capsys):
     assert mod.main(["--out", str(out), "--scenarios", "kernel,pcompact-p80", a, b]) == 2
     assert "no run of scenario 'pcompact-p80' counts" in capsys.readouterr().err
     assert not out.exists()
+
+
+def _walls_run(root, name, mechanism, trace, stop, void=False):
+    """A run directory as scripts/bench leaves it, with what head-start-walls reads."""
+    path = root / name
+    path.mkdir(parents=True)
+    (path / "summary.json").write_text(json.dumps(
+        {"scenario": name.split("/")[0], "mechanism": mechanism, "void": void}))
+    (path / "events.csv").write_text("event,uptime_s,t_s\nmech_on,23.7,-10\n"
+                                     "alloc_start,33.7,0\n")
+    (path / "kthreads_cpu.csv").write_text(
+        "comm,pid,run_ms_before,run_ms_after,delta_ms\nkcompactd0,42,0,11,11\n"
+        "pcompactd0,192,0,500,500\nkswapd0,55,0,1,1\n")
+    (path / "stream_trace.txt").write_text(trace)
+    (path / "khugehog_summary.txt").write_text(f"stop_reason {stop}\nwhole_blocks_start 29\n")
+
+
+def test_head_start_walls_counts_calls_stopped_at_the_zone_start(tmp_path, capsys):
+    mod = load_script("head-start-walls")
+    wall = ("  <...>-42 [000] ..... 23.77: mm_compaction_end: zone_start=0x1000 "
+            "migrate_pfn=0x2200 free_pfn=0x2200 zone_end=0xbffe0, mode=sync status=complete\n")
+    far = wall.replace("0x2200 free_pfn=0x2200", "0x1a800 free_pfn=0xa277c").replace(
+        "complete", "contended")
+    # The stream's own calls (pid 901) and those after alloc_start do not count.
+    stream = wall.replace("<...>-42", "khugehog-901")
+    late = wall.replace("23.77", "34.00")
+    _walls_run(tmp_path, "kernel/run-1-void1", "sysctl", wall, "failures", void=True)
+    _walls_run(tmp_path, "kernel/run-1", "sysctl", far + stream, "margin")
+    _walls_run(tmp_path, "pcompact/run-1", "module", wall.replace("-42", "-192"), "failures")
+    _walls_run(tmp_path, "pcompact/run-2", "module", far + late, "failures")
+    out = tmp_path / "walls.csv"
+    assert mod.main([str(tmp_path), "--csv", str(out)]) == 0
+    rows = {r["run"].split(str(tmp_path) + "/")[1]: r for r in csv.DictReader(open(out))}
+    assert {k: (r["stopped_at_start"], r["void"]) for k, r in rows.items()} == {
+        "kernel/run-1": ("0", "False"), "kernel/run-1-void1": ("1", "True"),
+        "pcompact/run-1": ("1", "False"), "pcompact/run-2": ("0", "False")}
+    text = capsys.readouterr().out
+    assert "module (counted) stopped at start: 1 runs, 1 stopped on failures" in text
+    assert "sysctl (void) stopped at start: 1 runs, 1 stopped on failures" in text
+    assert mod.main([str(tmp_path / "pcompact" / "nothing-here")]) == 2
+

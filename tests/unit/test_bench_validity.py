@@ -299,3 +299,39 @@ def test_traced_migrations_split_the_compactor_from_the_stream():
     assert cost["compactor_migrated_share_pct"] == pytest.approx(100 * 350 / 366)
     assert "compactor_cpu_us_per_page_migrated" not in report.cost_summary(
         {"count": 10, "free_order9_blocks_before": 2, "cpu_ms": {}}, [], None, "")
+
+
+# The head start of a 6.12 1-node kernel boot (pid 42 kcompactd0) and of a
+# pcompact one (192 pcompactd0) as --trace-stream records them: the DMA
+# zone, a whole-zone call whose scanners met 9 pageblocks in, and one that
+# compacted far into the zone.
+WALL_TRACE = """# tracer: nop
+        <...>-42  [000] .....    23.76: mm_compaction_end: zone_start=0x1 migrate_pfn=0xe00 free_pfn=0xe00 zone_end=0x1000, mode=sync status=complete
+        <...>-42  [000] .....    23.77: mm_compaction_end: zone_start=0x1000 migrate_pfn=0x2200 free_pfn=0x2200 zone_end=0xbffe0, mode=sync status=complete
+        <...>-192 [001] .....    24.90: mm_compaction_end: zone_start=0x60000 migrate_pfn=0xb0000 free_pfn=0xb0000 zone_end=0xbffe0, mode=sync status=complete
+        <...>-192 [001] .....    25.10: mm_compaction_end: zone_start=0x1000 migrate_pfn=0x1a800 free_pfn=0xa277c zone_end=0xbffe0, mode=sync status=contended
+     khugehog-901 [000] .....    34.05: mm_compaction_end: zone_start=0x1000 migrate_pfn=0x2000 free_pfn=0x2000 zone_end=0xbffe0, mode=sync status=complete
+"""
+
+
+def test_compaction_ends_read_every_call_in_the_window():
+    ends = parse.compaction_ends(WALL_TRACE, 23.0, 34.0)
+    assert [e["pid"] for e in ends] == [42, 42, 192, 192]
+    assert ends[1] == {"pid": 42, "t": 23.77, "zone_start": 0x1000, "migrate_pfn": 0x2200,
+                       "free_pfn": 0x2200, "zone_end": 0xbffe0, "mode": "sync",
+                       "status": "complete"}
+    with pytest.raises(parse.ParseError):
+        parse.compaction_ends(" k-1 [000] ..... 30.5: mm_compaction_end: zone_start=0x1000 "
+                              "migrate_pfn=0xzz free_pfn=0x1 zone_end=0x2, mode=sync "
+                              "status=complete\n", 30.0, 31.0)
+
+
+def test_stopped_at_zone_start_is_a_met_call_near_the_start_of_a_large_zone():
+    wall = [validity.stopped_at_zone_start(e) for e in parse.compaction_ends(WALL_TRACE, 0, 99)]
+    # DMA is too small to tell; 9 blocks in is the wall; 352 blocks in
+    # compacted a third of the zone; a contended call did not meet.
+    assert wall == [False, True, False, False, True]
+    # Complete near the start but with the scanners apart: not this.
+    assert not validity.stopped_at_zone_start(
+        {"zone_start": 0x1000, "migrate_pfn": 0x2200, "free_pfn": 0xa277c,
+         "zone_end": 0xbffe0, "status": "complete"})
