@@ -95,21 +95,23 @@ ZONE_RE = re.compile(r"^Node\s+(\d+),\s+zone\s+(\S+)")
 def pageblock_types(text):
     """/proc/pagetypeinfo -> {node: {migratetype: pageblocks}}, zones summed.
 
-    Only the "Number of blocks type" table is read: its header names the
-    types (they differ with the kernel's config, e.g. CMA), each row that
-    follows gives one zone's counts in that order.
+    Each node has its own section (free pages per type and order, then the
+    "Number of blocks type" table); only the rows right under a table's
+    header are read, each one zone's counts in the order the header names
+    the types (they differ with the kernel's config, e.g. CMA).
     """
     out = {}
     types = None
+    tables = 0
     for line in text.splitlines():
         parts = line.split()
         if parts[:4] == ["Number", "of", "blocks", "type"]:
             types = parts[4:]
+            tables += 1
             continue
-        if types is None:
-            continue
-        match = ZONE_RE.match(line.strip())
+        match = ZONE_RE.match(line.strip()) if types else None
         if not match:
+            types = None
             continue
         counts = line.strip()[match.end():].split()
         if len(counts) != len(types):
@@ -121,7 +123,7 @@ def pageblock_types(text):
         node = out.setdefault(int(match.group(1)), {})
         for name, value in zip(types, values):
             node[name] = node.get(name, 0) + value
-    if types is None:
+    if not tables:
         raise ParseError("pagetypeinfo has no 'Number of blocks type' table")
     return out
 

@@ -88,9 +88,10 @@ def test_zone_present_pages():
                                               (0, "Normal"): 0}
 
 
-# /proc/pagetypeinfo as mm/vmstat.c prints it (6.12), two nodes, trimmed to
-# two orders: the free-page rows also start with "Node N, zone" and must not
-# be read as block counts.
+# /proc/pagetypeinfo as mm/vmstat.c prints it (6.12): a section per node,
+# free pages per type and order (trimmed to two orders) and then the block
+# counts.  The free-page rows also start with "Node N, zone" and must not be
+# read as block counts, in either node's section.
 PAGETYPEINFO = """Page block order: 9
 Pages per block:  512
 
@@ -98,12 +99,19 @@ Free pages count per migrate type at order       0      1
 Node    0, zone      DMA, type    Unmovable      0      0
 Node    0, zone      DMA, type      Movable      1      2
 Node    0, zone    DMA32, type      Movable    300    150
-Node    1, zone   Normal, type      Movable     40     20
 
 Number of blocks type     Unmovable      Movable  Reclaimable   HighAtomic      Isolate
 Node 0, zone      DMA            3            5            0            0            0
 Node 0, zone    DMA32           20          700            4            0            0
-Node 1, zone   Normal           11          750            2            0            1
+Page block order: 9
+Pages per block:  512
+
+Free pages count per migrate type at order       0      1
+Node    1, zone    DMA32, type    Unmovable      0      1
+Node    1, zone    DMA32, type      Movable     40     20
+
+Number of blocks type     Unmovable      Movable  Reclaimable   HighAtomic      Isolate
+Node 1, zone    DMA32           11          750            2            0            1
 """
 
 
