@@ -389,3 +389,22 @@ def compaction_ends(text, start_s, end_s):
         out.append(dict(pfns, pid=int(task.group(1)), t=t, mode=fields["mode"],
                         status=fields["status"]))
     return out
+
+
+def trace_events(text, event, start_s, end_s):
+    """A stream trace -> [(t, pid, {field: value})] of one event between
+    start_s and end_s, in the trace's order."""
+    out = []
+    for line in text.splitlines():
+        m = _TRACE_LINE.search(line)
+        if not m or m.group(2) != event:
+            continue
+        t = float(m.group(1))
+        if t < start_s or t > end_s:
+            continue
+        task = _TRACE_TASK.match(line)
+        if task is None:
+            raise ParseError(f"stream trace: {event} without a thread: '{line}'")
+        fields = {k: v.rstrip(",") for k, v in re.findall(r"(\w+)=(\S+)", m.group(3))}
+        out.append((t, int(task.group(1)), fields))
+    return out

@@ -1367,3 +1367,34 @@ def test_head_start_walls_counts_calls_stopped_at_the_zone_start(tmp_path, capsy
     assert "sysctl (void) stopped at start: 1 runs, 1 stopped on failures" in text
     assert mod.main([str(tmp_path / "pcompact" / "nothing-here")]) == 2
 
+
+
+def test_stream_stops_covered_share():
+    mod = load_script("stream-stops")
+    # Rounds at 1.0 and 1.01 overlap: [1.0, 1.03) of [0, 2] is covered.
+    assert mod.covered_share([1.0, 1.01], 0.0, 2.0, 0.02) == pytest.approx(0.015)
+    assert mod.covered_share([1.99], 0.0, 2.0, 0.02) == pytest.approx(0.005)
+    assert mod.covered_share([], 0.0, 2.0, 0.02) == 0.0
+    assert mod.covered_share([1.0], 2.0, 2.0, 0.02) == 0.0
+
+
+def test_stream_stops_times_the_deferral_after_the_last_round(tmp_path, capsys):
+    mod = load_script("stream-stops")
+    trace = (" <...>-190 [000] ..... 32.2088: pcompact_round_begin: nid=0 score=99 low=80 high=90\n"
+             " <...>-863 [000] ..... 32.2188: mm_compaction_deferred: node=0 zone=DMA32 "
+             "order=9 order_failed=9 consider=1 limit=2\n"
+             " <...>-863 [000] ..... 32.2190: mm_compaction_deferred: node=0 zone=DMA32 "
+             "order=9 order_failed=9 consider=1 limit=4\n")
+    _walls_run(tmp_path, "pcompact/run-3", "module", trace, "failures")
+    # alloc_end is 0.05 s after alloc_start in _walls_run's events: the
+    # deferral, 13.4 ms later than that rounded end, still counts.
+    (tmp_path / "pcompact/run-3/events.csv").write_text(
+        "event,uptime_s,t_s\nmech_on,21.5,-10\nalloc_start,32.07,0\nalloc_end,32.21,0.14\n")
+    _walls_run(tmp_path, "pcompact/run-4", "module", trace, "margin")
+    _walls_run(tmp_path, "kernel/run-1", "sysctl", trace, "failures")
+    out = tmp_path / "stops.csv"
+    assert mod.main([str(tmp_path), "--csv", str(out)]) == 0
+    rows = list(csv.DictReader(open(out)))
+    assert len(rows) == 1 and rows[0]["run"].endswith("pcompact/run-3")
+    assert rows[0]["round_gap_ms"] == "10.0" and rows[0]["first_deferral_s"] == "0.149"
+    assert "within 20 ms after a pcompact round began in 1" in capsys.readouterr().out
