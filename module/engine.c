@@ -907,11 +907,18 @@ void pcompact_engine_run(struct pcompact_round *round)
 	 * blocks there at ~460 pages each for 0.75-5.3 s of CPU in 45 s
 	 * (b3b444f).  With contig_when_quiet, a round that no stall has
 	 * preceded within interval_ms goes to contig, with the same limit, at
-	 * once: it moves only the in-use pages of the blocks it empties.
+	 * once: it moves only the in-use pages of the blocks it empties.  With
+	 * contig_when_stalled, one that a stall has preceded does: the kernel's
+	 * call, when its scanners meet, resets the zone's cached scanner
+	 * positions that the stalled allocations' own compaction works from.
 	 */
 	if (READ_ONCE(pcompact_engine) == PCOMPACT_ENGINE_NODE_SYSFS) {
-		if (READ_ONCE(pcompact_contig_when_quiet) && !pcompact_stalled_lately()) {
+		bool stalled = pcompact_stalled_lately();
+
+		if (READ_ONCE(pcompact_contig_when_quiet) && !stalled) {
 			round->quiet_contig = true;
+		} else if (READ_ONCE(pcompact_contig_when_stalled) && stalled) {
+			round->stalled_contig = true;
 		} else {
 			if (pcompact_engine_node_sysfs(round))
 				return;

@@ -61,6 +61,9 @@ enum pcompact_state {
  * @quiet_contig_rounds: engine=node-sysfs rounds run with the contig engine
  *			because no allocation had stalled lately
  *			(contig_when_quiet).
+ * @stalled_contig_rounds: engine=node-sysfs rounds run with the contig engine
+ *			because an allocation had stalled lately
+ *			(contig_when_stalled).
  * @headroom_stops:	rounds that stopped, or did no work, because the node's
  *			free memory was within pcompact's headroom above its
  *			high watermark.
@@ -89,6 +92,7 @@ struct pcompact_stats {
 	atomic64_t reserve_rounds;
 	atomic64_t engine_fallbacks;
 	atomic64_t quiet_contig_rounds;
+	atomic64_t stalled_contig_rounds;
 	atomic64_t headroom_stops;
 	atomic64_t pcp_flushes;
 	atomic64_t pcp_flush_blocks;
@@ -157,6 +161,7 @@ extern unsigned int pcompact_reserve_ms;
 extern bool pcompact_any_cpu;
 extern bool pcompact_flush_pcp;
 extern bool pcompact_contig_when_quiet;
+extern bool pcompact_contig_when_stalled;
 extern int pcompact_nice;
 extern unsigned int pcompact_proactiveness;
 extern int pcompact_wmark_low;
@@ -228,6 +233,8 @@ void pcompact_score_wmarks(struct pcompact_wmarks *wmarks);
  *			went on with the contig engine.
  * @quiet_contig:	out: engine=node-sysfs, but the round ran with the contig
  *			engine as no allocation had stalled lately.
+ * @stalled_contig:	out: engine=node-sysfs, but the round ran with the
+ *			contig engine as an allocation had stalled lately.
  * @out_of_room:	out: the round stopped, or did no work, because free
  *			memory was within the headroom above the high watermark.
  * @kernel_called:	out: engine=node-sysfs called the kernel's compaction.
@@ -255,6 +262,7 @@ struct pcompact_round {
 	bool exhausted;
 	bool fell_back;
 	bool quiet_contig;
+	bool stalled_contig;
 	bool out_of_room;
 	bool kernel_called;
 	unsigned int max_used;

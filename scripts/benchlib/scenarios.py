@@ -227,6 +227,17 @@ ALL += [
              "rate sweep, pcompact (20) contig_when_quiet=1", "contig_when_quiet=1",
              "quiet_contig_rounds"),
 ]
+# The early stops: a round's call of the kernel's compaction, when its
+# scanners meet, resets the zone's cached positions under the stalled
+# allocations' compaction (README, "pcompactd's kernel call under a
+# stream"). `scripts/bench --nodes 1 --cpus 2 --scenarios
+# kernel,pcompact,pcompact-stallcontig`.
+ALL += [
+    Scenario("pcompact-stallcontig", "module", 20, ("khugehog", "thp"),
+             "pcompact.ko proactiveness=20 contig_when_stalled=1: a round within "
+             "interval_ms of a direct compaction stall uses the contig engine",
+             "contig_when_stalled=1", "stalled_contig_rounds"),
+]
 # Issue 13's supply at the stream's start: over 40 streams of the 6.12
 # sweep (results/sweep612-held/) the kernel's head start left 1.2x the free
 # blocks pcompact's did, counting those its per-cpu lists held, with the
