@@ -40,7 +40,7 @@ flush_pcp|perhaps
 flush_pcp|3
 contig_when_quiet|sometimes
 contig_when_quiet|2
-contig_when_stalled|often
+contig_when_stalled|usually
 contig_when_stalled|-1
 nice|20
 nice|-21
