@@ -368,26 +368,16 @@ def compaction_ends(text, start_s, end_s):
     """A stream trace -> every mm_compaction_end between start_s and end_s,
     as dicts: pid (the thread it ran in), t, zone_start, migrate_pfn,
     free_pfn, zone_end (pfns as ints), mode and status."""
+    need = ("zone_start", "migrate_pfn", "free_pfn", "zone_end", "mode", "status")
     out = []
-    for line in text.splitlines():
-        m = _TRACE_LINE.search(line)
-        if not m or m.group(2) != "mm_compaction_end":
-            continue
-        t = float(m.group(1))
-        if t < start_s or t > end_s:
-            continue
-        task = _TRACE_TASK.match(line)
-        fields = {k: v.rstrip(",") for k, v in re.findall(r"(\w+)=(\S+)", m.group(3))}
-        need = ("zone_start", "migrate_pfn", "free_pfn", "zone_end", "mode", "status")
-        if task is None or any(k not in fields for k in need):
-            raise ParseError(f"stream trace: mm_compaction_end without a thread or {need}: "
-                             f"'{line}'")
+    for t, pid, fields in trace_events(text, "mm_compaction_end", start_s, end_s):
+        if any(k not in fields for k in need):
+            raise ParseError(f"stream trace: mm_compaction_end at {t} without {need}")
         try:
             pfns = {k: int(fields[k], 16) for k in need[:4]}
         except ValueError:
-            raise ParseError(f"stream trace: mm_compaction_end pfns: '{line}'") from None
-        out.append(dict(pfns, pid=int(task.group(1)), t=t, mode=fields["mode"],
-                        status=fields["status"]))
+            raise ParseError(f"stream trace: mm_compaction_end pfns at {t}: {fields}") from None
+        out.append(dict(pfns, pid=pid, t=t, mode=fields["mode"], status=fields["status"]))
     return out
 
 

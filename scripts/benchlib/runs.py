@@ -11,7 +11,7 @@ no validity check voided it.
 import json
 import os
 
-from . import metrics, scenarios, stats
+from . import csvio, metrics, scenarios, stats
 
 RUN_KEYS = ("run", "attempt", "status", "void", "reason", "wall_s", "host_load",
             "other_vms", "dir", "position")
@@ -387,6 +387,20 @@ BURST_TARGETS = [
 
 # The scenarios each list of targets is about: a list is evaluated when one
 # of its scenarios ran (the drain's also when nothing else did).
+def traced_run_dirs(roots):
+    """Every directory under roots that holds a stream trace (a run of
+    scripts/bench --trace-stream, void attempts too), sorted."""
+    return sorted(here for root in roots for here, _, names in os.walk(root)
+                  if "stream_trace.txt" in names)
+
+
+def run_events(path):
+    """{event: uptime_s} of a run directory's events.csv (raises
+    csvio.CsvError when it is missing or malformed)."""
+    return {r["event"]: r["uptime_s"] for r in csvio.read_table(
+        os.path.join(path, "events.csv"), ["event", "uptime_s"], numeric=["uptime_s"])}
+
+
 def load_targets(directory):
     """{target text: its entry} of the targets.json scripts/bench wrote in
     directory.  Raises OSError, or ValueError when the file is not a list
