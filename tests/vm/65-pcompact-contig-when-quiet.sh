@@ -11,19 +11,6 @@ TIMEOUT=600
 
 T=/sys/kernel/tracing
 
-# pcompactd_pids: the pcompactd threads' pids, as an extended regex.
-pcompactd_pids() {
-	ps -o pid,comm | awk '$2 ~ /^pcompactd/ { p = p (p ? "|" : "") $1 } END { print p }'
-}
-
-# kernel_calls: the kernel compactions pcompactd ran (mm_compaction_end
-# lines of its threads), 0 without one.
-kernel_calls() {
-	_pids=$(pcompactd_pids)
-	[ -n "$_pids" ] || fail "no pcompactd thread to count the kernel compactions of"
-	grep -c -E -- "-($_pids) +\[[0-9]+\].* mm_compaction_end:" $T/trace
-}
-
 # No stall: the contig engine from the first round, the kernel's compaction
 # never called.
 insmod /pc/module/pcompact.ko enabled=0 engine=node-sysfs contig_when_quiet=Y interval_ms=10 ||

@@ -10,19 +10,6 @@ TIMEOUT=600
 
 T=/sys/kernel/tracing
 
-# pcompactd_pids: the pcompactd threads' pids, as an extended regex.
-pcompactd_pids() {
-	ps -o pid,comm | awk '$2 ~ /^pcompactd/ { p = p (p ? "|" : "") $1 } END { print p }'
-}
-
-# kernel_calls: the kernel compactions pcompactd ran (mm_compaction_end
-# lines of its threads), 0 without one.
-kernel_calls() {
-	_pids=$(pcompactd_pids)
-	[ -n "$_pids" ] || fail "no pcompactd thread to count the kernel compactions of"
-	grep -c -E -- "-($_pids) +\[[0-9]+\].* mm_compaction_end:" $T/trace
-}
-
 # Allocations stalled within the last interval (60 s): the contig engine,
 # the kernel's compaction never called by pcompactd.  Loaded with 10 ms so
 # that the scores read are the fragmented ones.

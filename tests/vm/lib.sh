@@ -438,6 +438,19 @@ wait_compaction_end() {
 	[ -n "$ABOVE" ] || fail "no node was left above the high threshold to compact"
 }
 
+# pcompactd_pids: the pcompactd threads' pids, as an extended regex.
+pcompactd_pids() {
+	ps -o pid,comm | awk '$2 ~ /^pcompactd/ { p = p (p ? "|" : "") $1 } END { print p }'
+}
+
+# kernel_calls: the kernel compactions pcompactd ran (mm_compaction_end
+# lines of its threads in /sys/kernel/tracing/trace), 0 without one.
+kernel_calls() {
+	_kc_pids=$(pcompactd_pids)
+	[ -n "$_kc_pids" ] || fail "no pcompactd thread to count the kernel compactions of"
+	grep -c -E -- "-($_kc_pids) +\[[0-9]+\].* mm_compaction_end:" /sys/kernel/tracing/trace
+}
+
 # compact_traced EVENT...: trace the events (SUBSYSTEM/NAME under
 # /sys/kernel/tracing/events) from an empty buffer while pcompact compacts:
 # switch it on, wait until every node of ABOVE ends its compaction, switch
