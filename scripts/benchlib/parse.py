@@ -342,25 +342,14 @@ def stream_migrations(text, start_s, end_s):
     a direct compaction counts for the allocating task, a kcompactd or
     pcompactd batch for that thread."""
     out = {}
-    for line in text.splitlines():
-        m = _TRACE_LINE.search(line)
-        if not m or m.group(2) not in ("mm_compaction_migratepages", "pcompact_range"):
-            continue
-        t = float(m.group(1))
-        if t < start_s or t > end_s:
-            continue
-        task = _TRACE_TASK.match(line)
-        fields = dict(re.findall(r"(\w+)=(\S+)", m.group(3)))
-        if m.group(2) == "pcompact_range":
-            if fields.get("err") != "0":
+    for event, key in (("mm_compaction_migratepages", "nr_migrated"),
+                       ("pcompact_range", "in_use")):
+        for t, pid, fields in trace_events(text, event, start_s, end_s):
+            if event == "pcompact_range" and fields.get("err") != "0":
                 continue
-            key = "in_use"
-        else:
-            key = "nr_migrated"
-        if task is None or key not in fields:
-            raise ParseError(f"stream trace: {m.group(2)} without a thread or {key}: '{line}'")
-        pid = int(task.group(1))
-        out[pid] = out.get(pid, 0) + int(_number(fields[key].rstrip(","), key))
+            if key not in fields:
+                raise ParseError(f"stream trace: {event} at {t} without {key}")
+            out[pid] = out.get(pid, 0) + int(_number(fields[key], key))
     return out
 
 
