@@ -61,6 +61,7 @@ static const char * const pcompact_state_names[] = {
 	[PCOMPACT_COMPACTING] = "compacting",
 	[PCOMPACT_BACKOFF_KSWAPD] = "kswapd-backoff",
 	[PCOMPACT_BACKOFF_CONTENTION] = "contention-backoff",
+	[PCOMPACT_BACKOFF_STALL] = "stall-backoff",
 	[PCOMPACT_DEFERRED] = "deferred",
 	[PCOMPACT_DISABLED] = "disabled",
 };
@@ -258,6 +259,11 @@ static void pcompactd_sample(struct pcompact_node *pn, bool *compacting)
 	if (pn->kswapd_seen >= PCOMPACT_KSWAPD_SAMPLES) {
 		atomic64_inc(&pn->stats.backoffs_kswapd);
 		pcompact_set_state(pn, PCOMPACT_BACKOFF_KSWAPD);
+		return;
+	}
+	if (pcompact_engine_backs_off_for_stalls()) {
+		atomic64_inc(&pn->stats.backoffs_stall);
+		pcompact_set_state(pn, PCOMPACT_BACKOFF_STALL);
 		return;
 	}
 	if (!*compacting && score <= wmarks.high)

@@ -877,6 +877,24 @@ int pcompact_engine_check(int engine)
 }
 
 /**
+ * pcompact_engine_backs_off_for_stalls() - whether rounds wait for stalls.
+ *
+ * With engine=node-sysfs and backoff_when_stalled, no round starts within
+ * interval_ms of a direct compaction stall: its call of the kernel's
+ * compaction, when its scanners meet, would reset the zone's cached
+ * scanner positions that the stalled allocations' compaction works from,
+ * without the flag that has kswapd clear the skip marks behind them.
+ *
+ * Return: true if the node's next round should wait.
+ */
+bool pcompact_engine_backs_off_for_stalls(void)
+{
+	return READ_ONCE(pcompact_backoff_when_stalled) &&
+	       READ_ONCE(pcompact_engine) == PCOMPACT_ENGINE_NODE_SYSFS &&
+	       pcompact_stalled_lately();
+}
+
+/**
  * pcompact_engine_run() - one compaction round on a node.
  * @round:	what to do; the counters and stop reason are filled in.
  *

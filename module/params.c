@@ -162,14 +162,33 @@ MODULE_PARM_DESC(contig_when_quiet,
  * starts over from the zone's ends, across the pageblocks it marked to
  * skip: in the 1-node guest the failures of 3 of 5 traced early stops
  * began within 20 ms of a round's beginning, against 0.2 by chance
- * (README, "pcompactd's kernel call under a stream").  Not measured yet,
- * so off.
+ * (README, "pcompactd's kernel call under a stream").  Off: its first
+ * bench had fewer early stops but a mean 2.98x plain pcompact's
+ * (results/stallcontig-1x2/).
  */
 bool pcompact_contig_when_stalled;
 
 PCOMPACT_BOOL_PARAM(contig_when_stalled, pcompact_contig_when_stalled, pcompact_param_no_action);
 MODULE_PARM_DESC(contig_when_stalled,
 		 "With engine=node-sysfs, use the contig engine for rounds that start within interval_ms of a direct compaction stall (bool, default: N)");
+
+/*
+ * backoff_when_stalled - with engine=node-sysfs, start no round within
+ * interval_ms of a direct compaction stall (on any node): back off as
+ * while kswapd runs (state stall-backoff, node<N>/backoffs_stall), and
+ * compact again once allocations have not stalled for interval_ms.  bool,
+ * default N.  Upstream's kcompactd defers its proactive compaction after
+ * one call that did not lower the score; pcompactd's rounds call the
+ * kernel's compaction every interval_ms while a stream stalls, and a call
+ * whose scanners meet resets the zone's cached positions under the
+ * stream's own compaction (contig_when_stalled above).  Takes precedence
+ * over contig_when_stalled: no round starts, so none uses contig.
+ */
+bool pcompact_backoff_when_stalled;
+
+PCOMPACT_BOOL_PARAM(backoff_when_stalled, pcompact_backoff_when_stalled, pcompact_param_no_action);
+MODULE_PARM_DESC(backoff_when_stalled,
+		 "With engine=node-sysfs, start no round within interval_ms of a direct compaction stall (bool, default: N)");
 
 /*
  * proactiveness - how hard to compact, 0..100, as vm.compaction_proactiveness.

@@ -29,6 +29,7 @@ enum pcompact_state {
 	PCOMPACT_COMPACTING,
 	PCOMPACT_BACKOFF_KSWAPD,
 	PCOMPACT_BACKOFF_CONTENTION,
+	PCOMPACT_BACKOFF_STALL,
 	PCOMPACT_DEFERRED,
 	PCOMPACT_DISABLED,
 };
@@ -45,6 +46,8 @@ enum pcompact_state {
  * @deferrals:		rounds that made no progress and deferred the next one.
  * @backoffs_kswapd:	rounds not started or cut short because kswapd ran.
  * @backoffs_contention: rounds cut short because the zone lock was contended.
+ * @backoffs_stall:	rounds not started because allocations stalled in
+ *			direct compaction lately (backoff_when_stalled).
  * @compact_ns:		time spent in compaction rounds.
  * @scan_ns:		part of @compact_ns spent reading struct pages to
  *			choose blocks.
@@ -81,6 +84,7 @@ struct pcompact_stats {
 	atomic64_t deferrals;
 	atomic64_t backoffs_kswapd;
 	atomic64_t backoffs_contention;
+	atomic64_t backoffs_stall;
 	atomic64_t compact_ns;
 	atomic64_t scan_ns;
 	atomic64_t scanned_blocks;
@@ -162,6 +166,7 @@ extern bool pcompact_any_cpu;
 extern bool pcompact_flush_pcp;
 extern bool pcompact_contig_when_quiet;
 extern bool pcompact_contig_when_stalled;
+extern bool pcompact_backoff_when_stalled;
 extern int pcompact_nice;
 extern unsigned int pcompact_proactiveness;
 extern int pcompact_wmark_low;
@@ -272,6 +277,7 @@ struct pcompact_round {
 
 int pcompact_engine_check(int engine);
 void pcompact_engine_run(struct pcompact_round *round);
+bool pcompact_engine_backs_off_for_stalls(void);
 void pcompact_engine_flush_pcp(struct pcompact_round *round);
 bool pcompact_kswapd_active(int nid);
 

@@ -142,6 +142,7 @@ PCOMPACT_COUNTER_ATTR(scanned_blocks);
 PCOMPACT_COUNTER_ATTR(deferrals);
 PCOMPACT_COUNTER_ATTR(backoffs_kswapd);
 PCOMPACT_COUNTER_ATTR(backoffs_contention);
+PCOMPACT_COUNTER_ATTR(backoffs_stall);
 PCOMPACT_COUNTER_ATTR(direct_stalls);
 PCOMPACT_COUNTER_ATTR(kcompactd_wakes);
 PCOMPACT_COUNTER_ATTR(kswapd_wakes);
@@ -177,6 +178,7 @@ static struct attribute *pcompact_node_attrs[] = {
 	&pcompact_attr_deferrals.kattr.attr,
 	&pcompact_attr_backoffs_kswapd.kattr.attr,
 	&pcompact_attr_backoffs_contention.kattr.attr,
+	&pcompact_attr_backoffs_stall.kattr.attr,
 	&pcompact_attr_direct_stalls.kattr.attr,
 	&pcompact_attr_kcompactd_wakes.kattr.attr,
 	&pcompact_attr_kswapd_wakes.kattr.attr,

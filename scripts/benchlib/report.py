@@ -52,7 +52,8 @@ PCOMPACT_COUNTERS = ("rounds", "blocks_freed", "pages_migrated", "failed_blocks"
                      "skipped_unmovable", "deferrals", "backoffs_kswapd",
                      "backoffs_contention", "compact_ms", "direct_stalls", "stall_wakes",
                      "reserve_rounds", "engine_fallbacks", "headroom_stops", "pcp_flushes",
-                     "pcp_flush_blocks", "quiet_contig_rounds", "stalled_contig_rounds")
+                     "pcp_flush_blocks", "quiet_contig_rounds", "stalled_contig_rounds",
+                     "backoffs_stall")
 
 
 class ScenarioError(Exception):

@@ -237,6 +237,10 @@ ALL += [
              "pcompact.ko proactiveness=20 contig_when_stalled=1: a round within "
              "interval_ms of a direct compaction stall uses the contig engine",
              "contig_when_stalled=1", "stalled_contig_rounds"),
+    Scenario("pcompact-stallbackoff", "module", 20, ("khugehog", "thp"),
+             "pcompact.ko proactiveness=20 backoff_when_stalled=1: no round starts "
+             "within interval_ms of a direct compaction stall",
+             "backoff_when_stalled=1", "backoffs_stall"),
 ]
 # Issue 13's supply at the stream's start: over 40 streams of the 6.12
 # sweep (results/sweep612-held/) the kernel's head start left 1.2x the free

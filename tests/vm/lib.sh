@@ -384,7 +384,7 @@ activity_since() {
 node_summary() {
 	_ns="score $(node_stat "$1" score) state $(node_stat "$1" state)"
 	for _c in rounds deferrals blocks_freed failed_blocks backoffs_kswapd \
-		  backoffs_contention; do
+		  backoffs_contention backoffs_stall; do
 		_ns="$_ns $_c $(node_stat "$1" $_c)"
 	done
 	echo "$_ns"
