@@ -237,7 +237,7 @@ start_frag() {
 		wait_for "[ -e $TMP/frag.$n.ready ] || ! kill -0 $_pid 2>/dev/null" 900 0.1 ||
 			die "frag ($n) not ready within 900 s"
 		[ -e "$TMP/frag.$n.ready" ] ||
-			die "frag ($n) exited early: $(tail -n 3 "$TMP/$W.frag_out.$n" | tr '\n' ' ')"
+			die "frag ($n) exited early$(oom_report "$_pid"): $(tail -n 3 "$TMP/$W.frag_out.$n" | tr '\n' ' ')"
 	done
 	join_maps "" map.csv
 }
@@ -275,15 +275,32 @@ stop_frag() {
 	frag_out
 }
 
+# oom_report PID: "; " and the OOM killer's line about PID, or nothing.
+# The guest has nothing to reclaim: past khugehog's margin an allocation
+# elsewhere can bring the OOM killer, and frag is the largest process.
+oom_report() {
+	_oom=$(dmesg | grep -m 1 "Killed process $1 ")
+	[ -z "$_oom" ] || echo "; ${_oom#*] }"
+}
+
 # The occupancy map after the run: SIGUSR1 makes each frag write
-# map.N.csv.1.
+# map.N.csv.1.  A frag that has exited (the OOM killer's) ends the run at
+# once: its pages were freed under the stream or after it, so the layout
+# the run measured is gone, and no map will come.
 frag_map_after() {
 	for p in $FRAG_PIDS; do
-		kill -USR1 "$p"
+		kill -USR1 "$p" 2>/dev/null ||
+			die "frag (pid $p) had exited by the stream's end$(oom_report "$p")"
 	done
+	# shellcheck disable=SC2086 # one pid per word
+	set -- $FRAG_PIDS
 	for n in ${FRAG_NODES:-all}; do
-		wait_for "grep -q 'frag: map file=$TMP/map.$n.csv.1 ' $TMP/$W.frag_out.$n" 300 0.1 ||
+		_done="grep -q 'frag: map file=$TMP/map.$n.csv.1 ' $TMP/$W.frag_out.$n"
+		wait_for "$_done || ! kill -0 $1 2>/dev/null" 300 0.1 ||
 			die "frag ($n) wrote no map after SIGUSR1"
+		eval "$_done" ||
+			die "frag ($n, pid $1) exited before writing its map$(oom_report "$1")"
+		shift
 	done
 	join_maps .1 map.csv.1
 }
