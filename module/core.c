@@ -177,8 +177,10 @@ static void pcompactd_round(struct pcompact_node *pn, unsigned int score,
 		pcompact_set_state(pn, round.stop_reason);
 		return;
 	}
+	if (round.fed_stalls)
+		atomic64_inc(&pn->stats.fed_stall_rounds);
 	if (pcompact_round_defers(score, after, round.order_blocks_emptied, round.exhausted,
-				  round.out_of_room,
+				  round.fed_stalls, round.out_of_room,
 				  round.kernel_called || round.blocks_freed || round.failed_blocks,
 				  &pn->room_spared)) {
 		/*

@@ -844,7 +844,10 @@ static bool pcompact_engine_node_sysfs(struct pcompact_round *round)
 	disallow_signal(SIGKILL);
 	flush_signals(current);
 	destroy_delayed_work_on_stack(&watch.work);
-	round->pages_migrated += pcompact_migrated_events() - migrated;
+	migrated = pcompact_migrated_events() - migrated;
+	round->pages_migrated += migrated;
+	round->fed_stalls = READ_ONCE(pcompact_progress_when_stalled) && migrated &&
+			    pcompact_stalled_lately();
 	/* Net of what was allocated meanwhile: the call has no count of its own. */
 	free_after = pcompact_free_blocks_node(round->nid, pageblock_order);
 	gained = free_after > free_before;

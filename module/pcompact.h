@@ -67,6 +67,9 @@ enum pcompact_state {
  * @stalled_contig_rounds: engine=node-sysfs rounds run with the contig engine
  *			because an allocation had stalled lately
  *			(contig_when_stalled).
+ * @fed_stall_rounds:	engine=node-sysfs rounds whose kernel call migrated
+ *			pages while allocations stalled, not deferred for it
+ *			(progress_when_stalled).
  * @headroom_stops:	rounds that stopped, or did no work, because the node's
  *			free memory was within pcompact's headroom above its
  *			high watermark.
@@ -97,6 +100,7 @@ struct pcompact_stats {
 	atomic64_t engine_fallbacks;
 	atomic64_t quiet_contig_rounds;
 	atomic64_t stalled_contig_rounds;
+	atomic64_t fed_stall_rounds;
 	atomic64_t headroom_stops;
 	atomic64_t pcp_flushes;
 	atomic64_t pcp_flush_blocks;
@@ -167,6 +171,7 @@ extern bool pcompact_flush_pcp;
 extern bool pcompact_contig_when_quiet;
 extern bool pcompact_contig_when_stalled;
 extern bool pcompact_backoff_when_stalled;
+extern bool pcompact_progress_when_stalled;
 extern int pcompact_nice;
 extern unsigned int pcompact_proactiveness;
 extern int pcompact_wmark_low;
@@ -243,6 +248,8 @@ void pcompact_score_wmarks(struct pcompact_wmarks *wmarks);
  * @out_of_room:	out: the round stopped, or did no work, because free
  *			memory was within the headroom above the high watermark.
  * @kernel_called:	out: engine=node-sysfs called the kernel's compaction.
+ * @fed_stalls:		out: that call migrated pages while allocations stalled
+ *			in direct compaction (counted with progress_when_stalled).
  * @max_used:		contig empties only blocks with at most this many pages
  *			in use, or any block for 0.
  * @pcp_flushes:	out: per-CPU list drains after the round (flush_pcp).
@@ -270,6 +277,7 @@ struct pcompact_round {
 	bool stalled_contig;
 	bool out_of_room;
 	bool kernel_called;
+	bool fed_stalls;
 	unsigned int max_used;
 	unsigned long pcp_flushes;
 	unsigned long pcp_flush_blocks;

@@ -229,6 +229,9 @@ unsigned long pcompact_reserve_blocks(const struct pcompact_demand *demand,
  *			allocation on the node, so only its score can tell.
  * @exhausted:		the round read a zone in full and it still fell short
  *			of its target: nothing more there that it may empty.
+ * @fed_stalls:		the round's call of the kernel's compaction migrated
+ *			pages while allocations stalled in direct compaction
+ *			(progress_when_stalled): what it freed, they took.
  *
  * Upstream defers proactive compaction whenever the score did not fall.
  * While allocations take blocks as fast as a round frees them (a stream
@@ -236,16 +239,18 @@ unsigned long pcompact_reserve_blocks(const struct pcompact_demand *demand,
  * is what those allocations got their blocks from; deferring then leaves
  * the node without compaction for the rest of the stream.  So a round
  * that emptied blocks is not fruitless, whatever the score did.  A round
- * with nothing left to empty is, even if it emptied some on its way.
+ * with nothing left to empty is, even if it emptied some on its way.  The
+ * kernel's call has no count of blocks emptied; with @fed_stalls, pages it
+ * migrated while allocations stalled stand for one.
  *
  * Return: true if the round made no progress.
  */
 bool pcompact_round_fruitless(unsigned int score_before, unsigned int score_after,
-			      unsigned long blocks_emptied, bool exhausted)
+			      unsigned long blocks_emptied, bool exhausted, bool fed_stalls)
 {
 	if (exhausted)
 		return true;
-	return score_after >= score_before && !blocks_emptied;
+	return score_after >= score_before && !blocks_emptied && !fed_stalls;
 }
 
 /**
@@ -254,6 +259,7 @@ bool pcompact_round_fruitless(unsigned int score_before, unsigned int score_afte
  * @score_after:	as pcompact_round_fruitless().
  * @blocks_emptied:	as pcompact_round_fruitless().
  * @exhausted:		as pcompact_round_fruitless().
+ * @fed_stalls:		as pcompact_round_fruitless().
  * @out_of_room:	the round stopped, or did nothing, because the node's
  *			free memory was within pcompact's headroom.
  * @worked:		the round did work before that: called the kernel's
@@ -274,10 +280,11 @@ bool pcompact_round_fruitless(unsigned int score_before, unsigned int score_afte
  * Return: true if the node should defer its next round.
  */
 bool pcompact_round_defers(unsigned int score_before, unsigned int score_after,
-			   unsigned long blocks_emptied, bool exhausted, bool out_of_room,
-			   bool worked, unsigned int *room_spared)
+			   unsigned long blocks_emptied, bool exhausted, bool fed_stalls,
+			   bool out_of_room, bool worked, unsigned int *room_spared)
 {
-	if (!pcompact_round_fruitless(score_before, score_after, blocks_emptied, exhausted)) {
+	if (!pcompact_round_fruitless(score_before, score_after, blocks_emptied, exhausted,
+				      fed_stalls)) {
 		*room_spared = 0;
 		return false;
 	}

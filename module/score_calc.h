@@ -73,10 +73,10 @@ unsigned long pcompact_blocks_to_target(const unsigned long *nr_free,
 					unsigned int nr_orders, unsigned int order,
 					unsigned int low);
 bool pcompact_round_fruitless(unsigned int score_before, unsigned int score_after,
-			      unsigned long blocks_emptied, bool exhausted);
+			      unsigned long blocks_emptied, bool exhausted, bool fed_stalls);
 bool pcompact_round_defers(unsigned int score_before, unsigned int score_after,
-			   unsigned long blocks_emptied, bool exhausted, bool out_of_room,
-			   bool worked, unsigned int *room_spared);
+			   unsigned long blocks_emptied, bool exhausted, bool fed_stalls,
+			   bool out_of_room, bool worked, unsigned int *room_spared);
 int pcompact_wmarks_resolve(unsigned int proactiveness, int wmark_low,
 			    int wmark_high, struct pcompact_wmarks *out);
 

@@ -241,6 +241,10 @@ ALL += [
              "pcompact.ko proactiveness=20 backoff_when_stalled=1: no round starts "
              "within interval_ms of a direct compaction stall",
              "backoff_when_stalled=1", "backoffs_stall"),
+    Scenario("pcompact-stallprogress", "module", 20, ("khugehog", "thp"),
+             "pcompact.ko proactiveness=20 progress_when_stalled=1: a round whose kernel "
+             "compaction migrated pages while allocations stalled is not deferred",
+             "progress_when_stalled=1", "fed_stall_rounds"),
 ]
 # Issue 13's supply at the stream's start: over 40 streams of the 6.12
 # sweep (results/sweep612-held/) the kernel's head start left 1.2x the free

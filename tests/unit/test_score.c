@@ -231,17 +231,26 @@ static void test_demand(void)
 
 static void test_round_fruitless(void)
 {
-	ksft_test_result(pcompact_round_fruitless(95, 95, 0, false),
+	unsigned int spared_fed = 0;
+
+	ksft_test_result(pcompact_round_fruitless(95, 95, 0, false, false),
 			 "round: no fall in score and nothing freed defers");
-	ksft_test_result(pcompact_round_fruitless(95, 97, 0, false),
+	ksft_test_result(pcompact_round_fruitless(95, 97, 0, false, false),
 			 "round: a rising score with nothing freed defers");
-	ksft_test_result(!pcompact_round_fruitless(95, 80, 0, false),
+	ksft_test_result(!pcompact_round_fruitless(95, 80, 0, false, false),
 			 "round: a falling score does not defer");
 	/* A stream took every block the round freed: the score did not fall. */
-	ksft_test_result(!pcompact_round_fruitless(99, 99, 120, false),
+	ksft_test_result(!pcompact_round_fruitless(99, 99, 120, false, false),
 			 "round: blocks freed and consumed at once do not defer");
-	ksft_test_result(pcompact_round_fruitless(95, 90, 12, true),
+	ksft_test_result(pcompact_round_fruitless(95, 90, 12, true, false),
 			 "round: nothing left to empty defers even after some progress");
+	/* The kernel's call migrated pages that stalled allocations took at once. */
+	ksft_test_result(!pcompact_round_fruitless(99, 99, 0, false, true),
+			 "round: a kernel call that fed stalled allocations does not defer");
+	ksft_test_result(pcompact_round_fruitless(99, 99, 0, true, true),
+			 "round: nothing left to empty defers even while feeding stalls");
+	ksft_test_result(!pcompact_round_defers(99, 99, 0, false, true, false, true, &spared_fed),
+			 "round: defers() does not defer a round that fed stalls");
 }
 
 static void test_round_defers(void)
@@ -251,32 +260,32 @@ static void test_round_defers(void)
 
 	/* No room before any work: spared every time, the count untouched. */
 	for (i = 0; i < 20; i++)
-		deferred |= pcompact_round_defers(99, 99, 0, false, true, false, &spared);
+		deferred |= pcompact_round_defers(99, 99, 0, false, false, true, false, &spared);
 	ksft_test_result(!deferred && !spared,
 			 "defers: a round with no room to start is never deferred (spared %u)",
 			 spared);
 	/* A stream took the node down to its headroom mid-round. */
 	for (i = 0; i < PCOMPACT_ROOM_SPARES; i++)
-		deferred |= pcompact_round_defers(99, 99, 0, false, true, true, &spared);
+		deferred |= pcompact_round_defers(99, 99, 0, false, false, true, true, &spared);
 	ksft_test_result(!deferred && spared == PCOMPACT_ROOM_SPARES,
 			 "defers: %u rounds that worked into the headroom are spared",
 			 PCOMPACT_ROOM_SPARES);
-	ksft_test_result(pcompact_round_defers(99, 99, 0, false, true, true, &spared) &&
+	ksft_test_result(pcompact_round_defers(99, 99, 0, false, false, true, true, &spared) &&
 			 !spared, "defers: the next one defers, and the count starts again");
-	pcompact_round_defers(99, 99, 0, false, true, true, &spared);
-	pcompact_round_defers(99, 90, 0, false, true, true, &spared);
+	pcompact_round_defers(99, 99, 0, false, false, true, true, &spared);
+	pcompact_round_defers(99, 90, 0, false, false, true, true, &spared);
 	ksft_test_result(!spared, "defers: progress starts the count again");
-	ksft_test_result(pcompact_round_defers(95, 95, 0, true, true, false, &spared),
+	ksft_test_result(pcompact_round_defers(95, 95, 0, true, false, true, false, &spared),
 			 "defers: nothing left to empty defers, room or not");
-	ksft_test_result(pcompact_round_defers(95, 95, 0, false, false, true, &spared) &&
-			 !pcompact_round_defers(95, 80, 0, false, false, true, &spared),
+	ksft_test_result(pcompact_round_defers(95, 95, 0, false, false, false, true, &spared) &&
+			 !pcompact_round_defers(95, 80, 0, false, false, false, true, &spared),
 			 "defers: with room, as pcompact_round_fruitless()");
 }
 
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(55);
+	ksft_set_plan(58);
 	test_extfrag();
 	test_weighted();
 	test_node_at_target();
