@@ -186,7 +186,10 @@ MODULE_PARM_DESC(contig_when_stalled,
  * kernel's compaction every interval_ms while a stream stalls, and a call
  * whose scanners meet resets the zone's cached positions under the
  * stream's own compaction (contig_when_stalled above).  Takes precedence
- * over contig_when_stalled: no round starts, so none uses contig.
+ * over contig_when_stalled: no round starts, so none uses contig.  Off:
+ * in its first bench 4 of 5 1-node streams still stopped early, with no
+ * round in them, and its mean was 1.91x plain pcompact's
+ * (results/stallbackoff-1x2/).
  */
 bool pcompact_backoff_when_stalled;
 
@@ -204,7 +207,10 @@ MODULE_PARM_DESC(backoff_when_stalled,
  * fruitless and the node waited interval_ms << max_defer_shift (25.6 s):
  * in 3 of 10 traced 1-node early stops of plain pcompact a round early in
  * the stream migrated pages (246 in one), ended with the score where it
- * was, and deferred (README, "pcompactd's kernel call under a stream").
+ * was, and deferred (README, "The early stops without pcompactd in the
+ * stream").  Off: its first bench stopped 1 of 5 streams early against
+ * plain pcompact's 2, one with no deferral, mean 1.4x, all unsettled
+ * (results/stallprogress-1x2/).
  */
 bool pcompact_progress_when_stalled;
 
