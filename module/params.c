@@ -54,11 +54,6 @@ static int pcompact_param_parse_bool(const char *name, const char *val, bool *ou
 	return 0;
 }
 
-/*
- * Boolean parameters: each gets its own setter so the log names it.
- * @on_change runs once the new value is stored; parameters the threads read
- * at their next round pass pcompact_param_no_action.
- */
 /* Registers pcompact_param_set_<name>, which the macro's user defines first. */
 #define PCOMPACT_PARAM_OPS(name, var, getter)				\
 static const struct kernel_param_ops pcompact_param_##name##_ops = {	\
@@ -67,6 +62,11 @@ static const struct kernel_param_ops pcompact_param_##name##_ops = {	\
 };									\
 module_param_cb(name, &pcompact_param_##name##_ops, &(var), 0644)
 
+/*
+ * Boolean parameters: each gets its own setter so the log names it.
+ * @on_change runs once the new value is stored; parameters the threads read
+ * at their next round pass pcompact_param_no_action.
+ */
 #define PCOMPACT_BOOL_PARAM(name, var, on_change)			\
 static int pcompact_param_set_##name(const char *val,			\
 				     const struct kernel_param *kp)	\
