@@ -18,11 +18,8 @@ widest_call() {
 }
 
 # No stall within the last 10 ms interval: runs as long as run_max_mb.
-insmod /pc/module/pcompact.ko enabled=0 engine=contig stall_run_mb=4 interval_ms=10 ||
-	fail "insmod stall_run_mb=4 interval_ms=10"
+load_fragmented engine=contig stall_run_mb=4
 [ "$(cat $PC_PARAM/stall_run_mb)" = 4 ] || fail "stall_run_mb reads $(cat $PC_PARAM/stall_run_mb)"
-start_frag
-fragmented_nodes 70
 compact_traced pcompact/pcompact_range
 quiet=$(widest_call)
 note "no stall: $(grep -c 'pcompact_range:' $T/trace) calls, the widest $quiet blocks"
@@ -32,12 +29,7 @@ rmmod pcompact || fail "rmmod"
 
 # Allocations stalled within the last interval (60 s): one pair a call.
 # Loaded with 10 ms so that the scores read are the fragmented ones.
-insmod /pc/module/pcompact.ko enabled=0 engine=contig stall_run_mb=4 interval_ms=10 ||
-	fail "insmod stall_run_mb=4 interval_ms=10"
-start_frag
-stall_in_direct_compaction
-echo 60000 > $PC_PARAM/interval_ms || fail "interval_ms 60000"
-fragmented_nodes 70
+load_fragmented --stalled engine=contig stall_run_mb=4
 compact_traced pcompact/pcompact_range
 stalled=$(widest_call)
 note "stalled: $(grep -c 'pcompact_range:' $T/trace) calls, the widest $stalled blocks"

@@ -13,12 +13,9 @@ T=/sys/kernel/tracing
 
 # No stall: the contig engine from the first round, the kernel's compaction
 # never called.
-insmod /pc/module/pcompact.ko enabled=0 engine=node-sysfs contig_when_quiet=Y interval_ms=10 ||
-	fail "insmod contig_when_quiet=Y interval_ms=10"
+load_fragmented engine=node-sysfs contig_when_quiet=Y
 [ "$(cat $PC_PARAM/contig_when_quiet)" = Y ] ||
 	fail "contig_when_quiet reads $(cat $PC_PARAM/contig_when_quiet)"
-start_frag
-fragmented_nodes 70
 compact_traced pcompact/pcompact_range compaction/mm_compaction_end
 quiet_rounds=$(node_stat_sum quiet_contig_rounds)
 calls=$(grep -c 'pcompact_range:' $T/trace)
@@ -32,12 +29,7 @@ rmmod pcompact || fail "rmmod"
 # Allocations stalled within the last interval (60 s): the kernel's
 # compaction, as engine=node-sysfs.  Loaded with 10 ms so that the scores
 # read are the fragmented ones.
-insmod /pc/module/pcompact.ko enabled=0 engine=node-sysfs contig_when_quiet=Y interval_ms=10 ||
-	fail "insmod contig_when_quiet=Y interval_ms=10"
-start_frag
-stall_in_direct_compaction
-echo 60000 > $PC_PARAM/interval_ms || fail "interval_ms 60000"
-fragmented_nodes 70
+load_fragmented --stalled engine=node-sysfs contig_when_quiet=Y
 quiet_before=$(node_stat_sum quiet_contig_rounds)
 compact_traced pcompact/pcompact_range compaction/mm_compaction_end
 note "stalled: $(node_stat_sum rounds) rounds, $(node_stat_sum quiet_contig_rounds) with contig ($quiet_before before), $(kernel_calls) kernel compactions"

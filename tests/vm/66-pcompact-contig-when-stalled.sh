@@ -13,14 +13,9 @@ T=/sys/kernel/tracing
 # Allocations stalled within the last interval (60 s): the contig engine,
 # the kernel's compaction never called by pcompactd.  Loaded with 10 ms so
 # that the scores read are the fragmented ones.
-insmod /pc/module/pcompact.ko enabled=0 engine=node-sysfs contig_when_stalled=Y interval_ms=10 ||
-	fail "insmod contig_when_stalled=Y interval_ms=10"
+load_fragmented --stalled engine=node-sysfs contig_when_stalled=Y
 [ "$(cat $PC_PARAM/contig_when_stalled)" = Y ] ||
 	fail "contig_when_stalled reads $(cat $PC_PARAM/contig_when_stalled)"
-start_frag
-stall_in_direct_compaction
-echo 60000 > $PC_PARAM/interval_ms || fail "interval_ms 60000"
-fragmented_nodes 70
 stalled_before=$(node_stat_sum stalled_contig_rounds)
 compact_traced pcompact/pcompact_range compaction/mm_compaction_end
 stalled_rounds=$(node_stat_sum stalled_contig_rounds)
@@ -34,10 +29,7 @@ rmmod khugehog || fail "rmmod khugehog"
 rmmod pcompact || fail "rmmod"
 
 # No stall: the kernel's compaction, as engine=node-sysfs.
-insmod /pc/module/pcompact.ko enabled=0 engine=node-sysfs contig_when_stalled=Y interval_ms=10 ||
-	fail "insmod contig_when_stalled=Y interval_ms=10"
-start_frag
-fragmented_nodes 70
+load_fragmented engine=node-sysfs contig_when_stalled=Y
 compact_traced pcompact/pcompact_range compaction/mm_compaction_end
 note "no stall: $(node_stat_sum rounds) rounds, $(node_stat_sum stalled_contig_rounds) with contig, $(kernel_calls) kernel compactions"
 [ "$(kernel_calls)" -gt 0 ] || fail "no kernel compaction with no stall"

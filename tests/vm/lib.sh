@@ -408,8 +408,9 @@ engine_dump() {
 # (pcompact loaded, memory fragmented): huge page allocations, 64 more than
 # the free 2 MB blocks and the most the per-cpu lists can hold back, so that
 # once those are taken each stalls.  16 more than the free blocks alone was
-# not enough on 7.3.4 (make check of c534be9: 117 allocations with 101 blocks free
-# and no stall, right after test 66 had stalled with the same margin).
+# not enough on 7.3.4 (make check of c534be9: 117 allocations with 101
+# blocks free and no stall, right after test 66 had stalled with the same
+# margin).
 # khugehog holds them until the test unloads it, so that freeing them does
 # not lower the scores.
 stall_in_direct_compaction() {
@@ -420,6 +421,26 @@ stall_in_direct_compaction() {
 	[ "$(node_stat_sum direct_stalls)" -gt "$_sd_stalls" ] ||
 		fail "$_sd_max huge page allocations, $_sd_free2m blocks free, did not stall ($(grep -E '^(count|failures)' /proc/khugehog/summary | tr '\n' ' '))"
 	note "direct compaction stalls: $_sd_stalls -> $(node_stat_sum direct_stalls) ($_sd_max allocations, $_sd_free2m blocks free)"
+}
+
+# load_fragmented [--stalled] ARG...: pcompact loaded switched off with the
+# ARGs and interval_ms=10, so that the scores read are the fragmented ones,
+# memory fragmented (start_frag) and the thresholds chosen (fragmented_nodes
+# 70, which sets ABOVE and LOW).  With --stalled, allocations stall in
+# direct compaction before that (stall_in_direct_compaction; khugehog stays
+# loaded) and interval_ms becomes 60000, so that every round the test then
+# starts is within interval_ms of a stall.
+load_fragmented() {
+	_lf_stalled=0
+	[ "$1" = --stalled ] && { _lf_stalled=1; shift; }
+	insmod /pc/module/pcompact.ko enabled=0 "$@" interval_ms=10 ||
+		fail "insmod $* interval_ms=10"
+	start_frag
+	if [ $_lf_stalled = 1 ]; then
+		stall_in_direct_compaction
+		echo 60000 > $PC_PARAM/interval_ms || fail "interval_ms 60000"
+	fi
+	fragmented_nodes 70
 }
 
 # wait_compaction_end NID LOW [SECS]: wait until the node's compaction has
