@@ -385,8 +385,6 @@ BURST_TARGETS = [
      ("bursts-pcompact", slowest_burst_p99), ("manual", LAT + ("p50_us",)), 2.0, "le"),
 ]
 
-# The scenarios each list of targets is about: a list is evaluated when one
-# of its scenarios ran (the drain's also when nothing else did).
 def traced_run_dirs(roots):
     """Every directory under roots that holds a stream trace (a run of
     scripts/bench --trace-stream, void attempts too), sorted."""
@@ -426,6 +424,8 @@ def verdict_text(entry, missing="absent"):
     return f"{entry['verdict']}: {est:.3g}{span}"
 
 
+# The scenarios each list of targets is about: a list is evaluated when one
+# of its scenarios ran (the drain's also when nothing else did).
 def _target_scenarios(targets):
     return {t[1][0] for t in targets} | {t[2][0] for t in targets if t[2]}
 
