@@ -18,14 +18,25 @@ widest_call() {
 }
 
 # No stall within the last 10 ms interval: runs as long as run_max_mb.
-load_fragmented engine=contig stall_run_mb=4
-[ "$(cat $PC_PARAM/stall_run_mb)" = 4 ] || fail "stall_run_mb reads $(cat $PC_PARAM/stall_run_mb)"
-compact_traced pcompact/pcompact_range
-quiet=$(widest_call)
-note "no stall: $(grep -c 'pcompact_range:' $T/trace) calls, the widest $quiet blocks"
-[ "$quiet" -gt 2 ] || fail "with no stall no call was longer than one pair ($quiet blocks)"
-stop_frag || fail "frag exit status $?"
-rmmod pcompact || fail "rmmod"
+# Any allocation of order 1 or more that stalls counts, and a fragmented
+# guest may stall some of its own (a slab page of order 1 to 3, say): a try
+# in which one did is void, not a failure, and is run again.
+for try in 1 2 3; do
+	load_fragmented engine=contig stall_run_mb=4
+	[ "$(cat $PC_PARAM/stall_run_mb)" = 4 ] ||
+		fail "stall_run_mb reads $(cat $PC_PARAM/stall_run_mb)"
+	stalls=$(node_stat_sum direct_stalls)
+	compact_traced pcompact/pcompact_range
+	quiet=$(widest_call)
+	stalls=$(( $(node_stat_sum direct_stalls) - stalls ))
+	note "no stall, try $try: $(grep -c 'pcompact_range:' $T/trace) calls, the widest $quiet blocks, $stalls stalls while compacting"
+	stop_frag || fail "frag exit status $?"
+	rmmod pcompact || fail "rmmod"
+	[ "$quiet" -gt 2 ] && break
+	[ "$stalls" -gt 0 ] ||
+		fail "with no stall no call was longer than one pair ($quiet blocks)"
+	[ $try -lt 3 ] || skip "allocations stalled while compacting in each of 3 quiet tries"
+done
 
 # Allocations stalled within the last interval (60 s): one pair a call.
 # Loaded with 10 ms so that the scores read are the fragmented ones.
