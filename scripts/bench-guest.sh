@@ -428,13 +428,16 @@ mech_arm() {
 # With BENCH_TRACE_STREAM=1, from switch-on to the end of the stream: the
 # kernel's compaction outcomes (each direct compaction's priority, each
 # zone's suitability, end status and deferral, and each batch of pages it
-# migrated, by thread) and, with pcompact loaded, its rounds, deferrals and
-# contig calls: why allocations failed, and who moved the pages.
+# migrated, by thread, and each block its free scanner sampled: pages looked
+# at and taken) and, with pcompact loaded, its rounds, deferrals and contig
+# calls: why allocations failed, and who moved the pages.  The free scanner's
+# samples tell a call that met its scanners at the zone's start for want of
+# targets (README, "The wall and frag's stride pattern").
 STREAM_TRACE_EVENTS="compaction/mm_compaction_try_to_compact_pages
 	compaction/mm_compaction_suitable compaction/mm_compaction_end
 	compaction/mm_compaction_deferred compaction/mm_compaction_defer_compaction
 	compaction/mm_compaction_defer_reset compaction/mm_compaction_kcompactd_wake
-	compaction/mm_compaction_migratepages
+	compaction/mm_compaction_migratepages compaction/mm_compaction_isolate_freepages
 	pcompact/pcompact_round_begin pcompact/pcompact_round_end
 	pcompact/pcompact_defer pcompact/pcompact_range"
 stream_trace_on() {
