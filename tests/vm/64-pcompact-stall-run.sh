@@ -19,8 +19,14 @@ widest_call() {
 
 # No stall within the last 10 ms interval: runs as long as run_max_mb.
 # Any allocation of order 1 or more that stalls counts, and a fragmented
-# guest may stall some of its own (a slab page of order 1 to 3, say): a try
-# in which one did is void, not a failure, and is run again.
+# guest may stall some of its own (a slab page of order 1 to 3, say); and a
+# call covers one run of movable blocks, which in the full suite's guest
+# were 16-54 blocks at the widest, but a layout may offer none longer than
+# a pair.  So a try whose calls were all one pair is run again with a new
+# frag, up to 3 tries.  The test fails when every try was short and at
+# least one had no stall; when all three stalled it proves nothing and is
+# skipped.
+short_quiet=0
 for try in 1 2 3; do
 	load_fragmented engine=contig stall_run_mb=4
 	[ "$(cat $PC_PARAM/stall_run_mb)" = 4 ] ||
@@ -33,10 +39,13 @@ for try in 1 2 3; do
 	stop_frag || fail "frag exit status $?"
 	rmmod pcompact || fail "rmmod"
 	[ "$quiet" -gt 2 ] && break
-	[ "$stalls" -gt 0 ] ||
-		fail "with no stall no call was longer than one pair ($quiet blocks)"
-	[ $try -lt 3 ] || skip "allocations stalled while compacting in each of 3 quiet tries"
+	[ "$stalls" -gt 0 ] || short_quiet=$((short_quiet + 1))
 done
+if [ "$quiet" -le 2 ]; then
+	[ $short_quiet -gt 0 ] ||
+		skip "allocations stalled while compacting in each of 3 quiet tries"
+	fail "in $short_quiet of 3 tries with no stall no call was longer than one pair"
+fi
 
 # Allocations stalled within the last interval (60 s): one pair a call.
 # Loaded with 10 ms so that the scores read are the fragmented ones.
