@@ -20,9 +20,9 @@ widest_call() {
 # No stall within the last 10 ms interval: runs as long as run_max_mb.
 # Any allocation of order 1 or more that stalls counts, and a fragmented
 # guest may stall some of its own (a slab page of order 1 to 3, say); and a
-# call covers one run of movable blocks, which in the full suite's guest
-# were 16-54 blocks at the widest, but a layout may offer none longer than
-# a pair (6.12.118 in make check of b8c3928: 31 and 30 calls of one pair,
+# call covers one run of movable blocks, the widest 6-30 blocks in the full
+# suite's guests and 44-58 in a lone run, but a layout may offer none longer
+# than a pair (6.12.118 in make check of b8c3928: 31 and 30 calls of one pair,
 # no stall, then a try of 26 blocks).  So a try whose calls were all one
 # pair is run again with a new frag, up to 5 tries.  The test fails when
 # every try was short and at least one had no stall; when all of them
