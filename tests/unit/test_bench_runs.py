@@ -1352,18 +1352,24 @@ def test_head_start_walls_counts_calls_stopped_at_the_zone_start(tmp_path, capsy
     # The stream's own calls (pid 901) and those after alloc_start do not count.
     stream = wall.replace("<...>-42", "khugehog-901")
     late = wall.replace("23.77", "34.00")
+    # A call already running when the switch-on was marked meets the same layout.
+    early = wall.replace("23.77", "23.68")
     _walls_run(tmp_path, "kernel/run-1-void1", "sysctl", wall, "failures", void=True)
     _walls_run(tmp_path, "kernel/run-1", "sysctl", far + stream, "margin")
     _walls_run(tmp_path, "pcompact/run-1", "module", wall.replace("-42", "-192"), "failures")
     _walls_run(tmp_path, "pcompact/run-2", "module", far + late, "failures")
+    _walls_run(tmp_path, "kernel/run-2", "sysctl", early + far, "margin")
     out = tmp_path / "walls.csv"
     assert mod.main([str(tmp_path), "--csv", str(out)]) == 0
     rows = {r["run"].split(str(tmp_path) + "/")[1]: r for r in csv.DictReader(open(out))}
-    assert {k: (r["stopped_at_start"], r["void"]) for k, r in rows.items()} == {
-        "kernel/run-1": ("0", "False"), "kernel/run-1-void1": ("1", "True"),
-        "pcompact/run-1": ("1", "False"), "pcompact/run-2": ("0", "False")}
+    assert {k: (r["stopped_at_start"], r["before_switch_on"], r["void"])
+            for k, r in rows.items()} == {
+        "kernel/run-1": ("0", "0", "False"), "kernel/run-1-void1": ("1", "0", "True"),
+        "kernel/run-2": ("1", "1", "False"),
+        "pcompact/run-1": ("1", "0", "False"), "pcompact/run-2": ("0", "0", "False")}
     text = capsys.readouterr().out
     assert "module (counted) stopped at start: 1 runs, 1 stopped on failures" in text
+    assert "sysctl (counted) stopped at start: 1 runs, 0 stopped on failures" in text
     assert "sysctl (void) stopped at start: 1 runs, 1 stopped on failures" in text
     assert mod.main([str(tmp_path / "pcompact" / "nothing-here")]) == 2
 
