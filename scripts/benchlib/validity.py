@@ -252,10 +252,14 @@ WALL_BLOCKS = 32
 def stopped_at_zone_start(end, pageblock_pages=512, wall_blocks=WALL_BLOCKS):
     """Whether one compaction (compaction_ends() item) ended with its
     scanners met within wall_blocks pageblocks of its zone's start: the free
-    scanner came down the whole zone without the targets its migrate scanner
-    needed (on 6.12, a free page of a large folio's order), so the call
-    compacted nothing past the zone's first blocks."""
-    return (end["status"] == "complete" and end["migrate_pfn"] == end["free_pfn"]
+    scanner came down the whole zone without finding targets for what its
+    migrate scanner took (with frag's stride pattern, its samples can land
+    only on kept pages: README, "The wall and frag's stride pattern"), so the
+    call compacted nothing past the zone's first blocks.  Met as the kernel's
+    compact_scanners_met() has it: the free scanner's pageblock at or below
+    the migrate scanner's, which may be some pages into its block."""
+    met = end["free_pfn"] // pageblock_pages <= end["migrate_pfn"] // pageblock_pages
+    return (end["status"] == "complete" and met
             and end["migrate_pfn"] - end["zone_start"] < wall_blocks * pageblock_pages
             and end["zone_end"] - end["zone_start"] > 2 * wall_blocks * pageblock_pages)
 

@@ -331,6 +331,10 @@ def test_stopped_at_zone_start_is_a_met_call_near_the_start_of_a_large_zone():
     # DMA is too small to tell; 9 blocks in is the wall; 352 blocks in
     # compacted a third of the zone; a contended call did not meet.
     assert wall == [False, True, False, False, True]
+    # Met inside a block, as compact_scanners_met() allows (rule3-1x2 pcompact run 3).
+    assert validity.stopped_at_zone_start(
+        {"zone_start": 0x1000, "migrate_pfn": 0x2a5d, "free_pfn": 0x2a00,
+         "zone_end": 0xbffe0, "status": "complete"})
     # Complete near the start but with the scanners apart: not this.
     assert not validity.stopped_at_zone_start(
         {"zone_start": 0x1000, "migrate_pfn": 0x2200, "free_pfn": 0xa277c,
