@@ -1372,6 +1372,11 @@ def test_head_start_walls_counts_calls_stopped_at_the_zone_start(tmp_path, capsy
     assert "sysctl (counted) stopped at start: 1 runs, 0 stopped on failures" in text
     assert "sysctl (void) stopped at start: 1 runs, 1 stopped on failures" in text
     assert mod.main([str(tmp_path / "pcompact" / "nothing-here")]) == 2
+    # Bench by bench: the void wall boot is left out of the comparison.
+    assert mod.main([str(tmp_path), "--within-benches"]) == 0
+    text = capsys.readouterr().out
+    assert "within the 1 benches where both had a wall boot" in text
+    assert "all of them: module 1/1 then 1/1, sysctl 0/1 then 0/1" in text
 
 
 
