@@ -21,7 +21,7 @@ guest=""
 cleanup() {
 	[ -n "$guest" ] && kill -KILL "$guest" 2>/dev/null
 	for p in $(pidof frag); do kill -KILL "$p"; done
-	grep -q '^khugehog ' /proc/modules && rmmod khugehog
+	module_loaded khugehog && rmmod khugehog
 }
 trap cleanup EXIT
 
@@ -46,5 +46,5 @@ note "bench-guest.sh exit $rc: $(grep -m 1 '^=== error' $OUT)"
 [ "$rc" != 0 ] || fail "bench-guest.sh exited 0 with frag gone"
 grep -q '^=== error frag (.*exited' $OUT || fail "no error naming frag on fd 3: $(grep -m 1 '^=== error' $OUT)"
 ! grep -q '^=== done ===' $OUT || fail "bench-guest.sh said done with frag gone"
-grep -q '^khugehog ' /proc/modules && fail "khugehog.ko still loaded after the failed run"
+module_loaded khugehog && fail "khugehog.ko still loaded after the failed run"
 check_dmesg_clean

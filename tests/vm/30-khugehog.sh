@@ -13,7 +13,6 @@ SAMPLES=/proc/khugehog/samples
 [ -f "$KO" ] || fail "$KO is missing"
 trap 'rmmod khugehog 2>/dev/null' EXIT
 
-loaded() { grep -q '^khugehog ' /proc/modules; }
 kv() { awk -v k="$1" '$1 == k { print $2; f = 1 } END { exit !f }' "$SUMMARY"; }
 # Free memory in kB: MemFree plus the pages on the per-cpu free lists, where
 # freed pages (order 9 too) wait and which MemFree does not count.
@@ -33,7 +32,7 @@ show_summary() { note "summary:"; sed 's/^/#   /' "$SUMMARY"; }
 
 # load ARGS...: insmod, which returns when the run is over.
 load() {
-	loaded && fail "khugehog is still loaded before insmod $*"
+	module_loaded khugehog && fail "khugehog is still loaded before insmod $*"
 	note "insmod khugehog $*"
 	insmod "$KO" "$@" || fail "insmod khugehog $* failed"
 	[ -r "$SUMMARY" ] || fail "no $SUMMARY after insmod $*"
@@ -41,7 +40,7 @@ load() {
 
 unload() {
 	rmmod khugehog || fail "rmmod khugehog failed"
-	loaded && fail "khugehog still loaded after rmmod"
+	module_loaded khugehog && fail "khugehog still loaded after rmmod"
 	[ -e /proc/khugehog ] && fail "/proc/khugehog still exists after rmmod"
 }
 
@@ -91,7 +90,7 @@ while IFS='|' read -r params name; do
 	before=$(dmesg | wc -l)
 	# shellcheck disable=SC2086
 	insmod "$KO" $params 2>/dev/null && { rmmod khugehog; fail "insmod khugehog $params succeeded"; }
-	loaded && fail "khugehog is loaded after insmod $params failed"
+	module_loaded khugehog && fail "khugehog is loaded after insmod $params failed"
 	dmesg | tail -n +"$((before + 1))" | grep -q "khugehog: .*$name" ||
 		fail "insmod khugehog $params: the kernel log does not name $name"
 	note "refused: $params"

@@ -88,11 +88,7 @@ while IFS='|' read -r args kp tk ts; do
 	# Everything else works: threads, sampling, parameters, takeover.
 	[ "$(kthreads_named '^pcompactd[0-9]+$')" = "$nodes" ] || fail "$args: not $nodes threads"
 	[ "$(cat $PC_SYS/takeover_active)" = 1 ] || fail "$args: no takeover"
-	echo 0 > /sys/kernel/tracing/trace
-	echo 1 > /sys/kernel/tracing/events/pcompact/pcompact_score/enable
-	wait_for "grep -q 'pcompact_score: nid=$last' /sys/kernel/tracing/trace" 20 ||
-		fail "$args: node $last not sampled"
-	echo 0 > /sys/kernel/tracing/events/pcompact/pcompact_score/enable
+	wait_score_samples 20 "$last" >/dev/null || fail "$args: node $last not sampled"
 	echo 100 > $PC_PARAM/interval_ms || fail "$args: interval_ms write"
 	rmmod pcompact || fail "$args: rmmod"
 	assert_pcompact_gone "$orig" "$args: after rmmod"

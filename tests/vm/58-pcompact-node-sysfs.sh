@@ -93,16 +93,10 @@ echo 1000000 > $PCP_FRACTION || fail "cannot shrink the per-cpu lists"
 wait_for "[ \$(pcp_pages) -le \$(pcp_high_sum) ]" 30 ||
 	fail "$(pcp_pages) pages still on the per-cpu lists after 30 s, above their high marks' $(pcp_high_sum)"
 note "per-cpu lists: $pcp_before pages, then $(pcp_pages) under high marks summing to $(pcp_high_sum)"
-# A node's sysfs score is its last sample's, up to interval_ms (500) old: the
-# target is chosen from a sample taken after the lists gave their pages back
-# (6.1 on CI: 71 read before, 52 when the phase began, so no round).
-echo > $TRACE/trace
-echo 1 > $SCORE_EVENT/enable
-for nid in $ABOVE; do
-	wait_for "grep -q 'pcompact_score: nid=$nid ' $TRACE/trace" 10 ||
-		fail "node $nid: no score sample within 10 s of emptying the per-cpu lists"
-done
-echo 0 > $SCORE_EVENT/enable
+# The target is chosen from scores sampled after the lists gave their pages
+# back (6.1 on CI: 71 read before, 52 when the phase began, so no round).
+missing=$(wait_score_samples 10 $ABOVE) ||
+	fail "node $missing: no score sample within 10 s of emptying the per-cpu lists"
 above_target=
 lowest=100
 for nid in $ABOVE; do

@@ -17,7 +17,7 @@ fed_rounds() {
 	MIGRATED=$(node_stat_sum pages_migrated)
 	FED=$(node_stat_sum fed_stall_rounds)
 	stop_frag || fail "frag exit status $?"
-	if grep -q '^khugehog ' /proc/modules; then rmmod khugehog || fail "rmmod khugehog"; fi
+	if module_loaded khugehog; then rmmod khugehog || fail "rmmod khugehog"; fi
 	rmmod pcompact || fail "rmmod"
 }
 

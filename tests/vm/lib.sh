@@ -40,6 +40,9 @@ free_blocks_at_least() {
 # manual compaction (mm.sh).
 drain_pcp_lists() { pcp_drain_below 4096 30; }
 
+# module_loaded NAME: whether the module NAME is in /proc/modules.
+module_loaded() { grep -q "^$1 " /proc/modules; }
+
 # kthreads_named PATTERN: count kernel threads whose name matches PATTERN.
 kthreads_named() { ps -o comm | grep -c -E "$1"; }
 
@@ -465,6 +468,29 @@ wait_compaction_end() {
 # pcompactd_pids: the pcompactd threads' pids, as an extended regex.
 pcompactd_pids() {
 	ps -o pid,comm | awk '$2 ~ /^pcompactd/ { p = p (p ? "|" : "") $1 } END { print p }'
+}
+
+# wait_score_samples TIMEOUT_S NID...: wait for a pcompact_score trace event
+# of each node NID, sampled after the call.  A node's sysfs score is its last
+# sample's, up to interval_ms old: read after a change of the node's free
+# memory it can be the state before the change (test 58 on CI, 6.1: 71 read
+# right after the per-cpu lists emptied, 52 when its phase began).  The
+# trace buffer is emptied first.  Returns 1 after printing the node that had
+# no sample within TIMEOUT_S seconds.
+wait_score_samples() {
+	_ws_timeout=$1
+	shift
+	_ws_event=/sys/kernel/tracing/events/pcompact/pcompact_score/enable
+	echo > /sys/kernel/tracing/trace
+	echo 1 > $_ws_event || fail "no pcompact_score event"
+	for _ws_nid in "$@"; do
+		if ! wait_for "grep -q 'pcompact_score: nid=$_ws_nid ' /sys/kernel/tracing/trace" "$_ws_timeout"; then
+			echo 0 > $_ws_event
+			echo "$_ws_nid"
+			return 1
+		fi
+	done
+	echo 0 > $_ws_event
 }
 
 # kernel_calls: the kernel compactions pcompactd ran (mm_compaction_end
