@@ -60,6 +60,7 @@ struct frag {
 	bool pfns_visible;
 	uint64_t *pfns;			/* scan buffer, one per kept page */
 	size_t pfns_cap;
+	uint64_t *phys_masks;		/* --pattern phys: each chunk's kept pages */
 
 	FILE *map_file;			/* opened up front, written once */
 	int ready_fd;			/* FILE.tmp, renamed to FILE when ready */
@@ -274,6 +275,9 @@ static void open_outputs(struct frag *f)
 
 	f->pagemap_fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
 	f->pfns_visible = probe_pfns_visible(f->pagemap_fd);
+	if (o->pattern == FRAG_PATTERN_PHYS && !f->pfns_visible)
+		die(EXIT_USAGE,
+		    "refusing --pattern phys: /proc/self/pagemap shows no physical page numbers (PFN 0) because frag lacks CAP_SYS_ADMIN; run frag as root or use another pattern");
 	if (o->map_path) {
 		if (!f->pfns_visible)
 			die(EXIT_USAGE,
@@ -376,6 +380,31 @@ static void allocate(struct frag *f, uint64_t target_chunks, uint64_t margin_kb)
 	    meminfo_kb("MemAvailable"), (now_us() - start) / 1000);
 }
 
+/* The pages of chunk c that frag keeps. */
+static void kept_mask(struct frag *f, uint64_t c, uint64_t mask[FRAG_MASK_WORDS])
+{
+	if (f->opts->pattern == FRAG_PATTERN_PHYS)
+		memcpy(mask, &f->phys_masks[c * FRAG_MASK_WORDS],
+		       FRAG_MASK_WORDS * sizeof(mask[0]));
+	else
+		frag_chunk_mask(f->opts->pattern, f->opts->keep_pages, f->opts->seed, c,
+				mask);
+}
+
+/* The PFN of every page of chunk c from pagemap (one 4K read), 0 if not present. */
+static void read_chunk_pfns(struct frag *f, uint64_t c, uint64_t pfns[FRAG_CHUNK_PAGES])
+{
+	uint8_t *chunk = f->base + c * FRAG_CHUNK_SIZE;
+	unsigned int i;
+
+	if (pread(f->pagemap_fd, pfns, FRAG_CHUNK_PAGES * sizeof(pfns[0]),
+		  (off_t)((uintptr_t)chunk / FRAG_PAGE_SIZE * sizeof(pfns[0]))) !=
+	    (ssize_t)(FRAG_CHUNK_PAGES * sizeof(pfns[0])))
+		die(EXIT_RUNTIME, "reading /proc/self/pagemap: %s", strerror(errno));
+	for (i = 0; i < FRAG_CHUNK_PAGES; i++)
+		pfns[i] = pfns[i] & PAGEMAP_PRESENT ? pfns[i] & PAGEMAP_PFN_MASK : 0;
+}
+
 /*
  * Free the pages the pattern does not keep.  MADV_DONTNEED, not munmap:
  * munmap of every hole would split the mapping into one VMA per hole and
@@ -388,12 +417,20 @@ static void punch_holes(struct frag *f)
 	uint64_t mask[FRAG_MASK_WORDS], start = now_us(), c;
 	unsigned int i, run;
 
+	f->kept_pages = 0;
 	for (c = 0; c < f->chunks; c++) {
 		uint8_t *chunk = f->base + c * FRAG_CHUNK_SIZE;
 
 		if (c % 64 == 0 && stop_requested(f))
 			return;
-		frag_chunk_mask(o->pattern, o->keep_pages, o->seed, c, mask);
+		if (o->pattern == FRAG_PATTERN_PHYS) {
+			uint64_t pfns[FRAG_CHUNK_PAGES];
+
+			read_chunk_pfns(f, c, pfns);
+			frag_phys_mask(pfns, o->keep_pages, &f->phys_masks[c * FRAG_MASK_WORDS]);
+		}
+		kept_mask(f, c, mask);
+		f->kept_pages += frag_mask_weight(mask);
 		for (i = 0; i < FRAG_CHUNK_PAGES; i += run) {
 			for (run = 0; i + run < FRAG_CHUNK_PAGES &&
 				      !frag_mask_test(mask, i + run); run++)
@@ -408,18 +445,10 @@ static void punch_holes(struct frag *f)
 				    strerror(errno));
 		}
 	}
-	f->kept_pages = f->chunks * o->keep_pages;
 	f->freed_pages = f->chunks * FRAG_CHUNK_PAGES - f->kept_pages;
 	say("frag: freed pages=%" PRIu64 " mem_available_kb=%" PRIu64
 	    " elapsed_ms=%" PRIu64 "\n",
 	    f->freed_pages, meminfo_kb("MemAvailable"), (now_us() - start) / 1000);
-}
-
-/* The pages of chunk c that frag keeps. */
-static void kept_mask(struct frag *f, uint64_t c, uint64_t mask[FRAG_MASK_WORDS])
-{
-	frag_chunk_mask(f->opts->pattern, f->opts->keep_pages, f->opts->seed, c,
-			mask);
 }
 
 static uint64_t *page_at(struct frag *f, uint64_t c, unsigned int i)
@@ -543,8 +572,7 @@ static void scan_map(struct frag *f, const char *map_path)
 		    sizeof(entries))
 			die(EXIT_RUNTIME, "reading /proc/self/pagemap: %s",
 			    strerror(errno));
-		frag_chunk_mask(f->opts->pattern, f->opts->keep_pages, f->opts->seed,
-				c, mask);
+		kept_mask(f, c, mask);
 		for (i = 0; i < FRAG_CHUNK_PAGES; i++) {
 			bool present = entries[i] & PAGEMAP_PRESENT;
 
@@ -581,11 +609,21 @@ static void scan_map(struct frag *f, const char *map_path)
  */
 static void reserve_scan_buffer(struct frag *f, uint64_t target_chunks)
 {
+	unsigned int per_chunk = f->opts->keep_pages;
 	size_t bytes;
 
 	if (!f->pfns_visible)
 		return;
-	f->pfns_cap = target_chunks * f->opts->keep_pages;
+	if (f->opts->pattern == FRAG_PATTERN_PHYS) {
+		/* Its masks too; a chunk that straddles regions can keep more than K. */
+		bytes = target_chunks * FRAG_MASK_WORDS * sizeof(uint64_t);
+		f->phys_masks = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+				     MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+		if (f->phys_masks == MAP_FAILED)
+			die(EXIT_RUNTIME, "cannot map %zu bytes for the kept-page masks", bytes);
+		per_chunk = per_chunk * 2 < FRAG_CHUNK_PAGES ? per_chunk * 2 : FRAG_CHUNK_PAGES;
+	}
+	f->pfns_cap = target_chunks * per_chunk;
 	bytes = f->pfns_cap * sizeof(uint64_t);
 	f->pfns = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);

@@ -35,6 +35,7 @@ enum frag_pattern {
 	FRAG_PATTERN_STRIDE,
 	FRAG_PATTERN_CHUNK,
 	FRAG_PATTERN_RANDOM,
+	FRAG_PATTERN_PHYS,	/* stride over physical offsets: frag_phys_mask() */
 };
 
 struct frag_opts {
@@ -72,6 +73,8 @@ static inline bool frag_mask_test(const uint64_t *mask, unsigned int page)
 {
 	return mask[page / 64] >> (page % 64) & 1;
 }
+void frag_phys_mask(const uint64_t pfns[FRAG_CHUNK_PAGES], unsigned int keep_pages,
+		    uint64_t mask[FRAG_MASK_WORDS]);
 unsigned int frag_mask_weight(const uint64_t mask[FRAG_MASK_WORDS]);
 uint64_t frag_verify_word(uint64_t seed, uint64_t page, unsigned int word);
 void frag_verify_fill(uint64_t *page_mem, uint64_t seed, uint64_t page);

@@ -44,6 +44,10 @@ const char frag_usage[] =
 "                       stride  evenly spaced, every 4th page for 0.25 (default)\n"
 "                       chunk   the first pages of the chunk (128 for 0.25)\n"
 "                       random  random pages, the same number in every chunk\n"
+"                       phys    stride by physical address: the pages at the\n"
+"                               same offsets of every 2M physical region\n"
+"                               (every 4th PFN for 0.25); needs CAP_SYS_ADMIN\n"
+"                               to read PFNs, refused up front without it\n"
 "  --node N           fill NUMA node N: the mapping prefers node N\n"
 "                     (MPOL_PREFERRED instead of MPOL_LOCAL) and the amount\n"
 "                     is the node's MemFree minus its margin (the node's\n"
@@ -372,9 +376,11 @@ static int parse_pattern(const char *s, enum frag_pattern *p, char *err,
 		*p = FRAG_PATTERN_CHUNK;
 	else if (!strcmp(s, "random"))
 		*p = FRAG_PATTERN_RANDOM;
+	else if (!strcmp(s, "phys"))
+		*p = FRAG_PATTERN_PHYS;
 	else
 		return fail(err, errlen,
-			    "--pattern '%s' is unknown (use stride, chunk or random)",
+			    "--pattern '%s' is unknown (use stride, chunk, random or phys)",
 			    s);
 	return 0;
 }

@@ -20,6 +20,8 @@ const char *frag_pattern_name(enum frag_pattern p)
 		return "chunk";
 	case FRAG_PATTERN_RANDOM:
 		return "random";
+	case FRAG_PATTERN_PHYS:
+		return "phys";
 	}
 	return "?";
 }
@@ -113,6 +115,36 @@ void frag_chunk_mask(enum frag_pattern p, unsigned int keep_pages,
 		}
 		break;
 	}
+	case FRAG_PATTERN_PHYS:
+		/* Depends on the PFNs, not the chunk: frag_phys_mask(). */
+		break;
+	}
+}
+
+/*
+ * phys: the stride rule over each page's offset in its 2M physical region
+ * instead of its place in the virtual chunk, so that wherever the
+ * allocator put frag's pages, the kept ones sit at the same physical
+ * offsets in every region: every 4th PFN for K = 128.  The kernel's sync
+ * free scanner samples a pageblock every stride pages (up to 32) from its
+ * start, so at a stride of 4 or more every sample is a kept page: the
+ * "wall" the stride pattern gives in some boots only, in every boot.  A
+ * page whose PFN is unknown (0) is not kept.  A virtual chunk keeps about
+ * K pages, exactly K where its pages fill whole physical regions.
+ */
+void frag_phys_mask(const uint64_t pfns[FRAG_CHUNK_PAGES], unsigned int keep_pages,
+		    uint64_t mask[FRAG_MASK_WORDS])
+{
+	unsigned int i;
+
+	memset(mask, 0, FRAG_MASK_WORDS * sizeof(mask[0]));
+	if (keep_pages > FRAG_CHUNK_PAGES)
+		keep_pages = FRAG_CHUNK_PAGES;
+	for (i = 0; i < FRAG_CHUNK_PAGES; i++) {
+		unsigned int offset = pfns[i] % FRAG_CHUNK_PAGES;
+
+		if (pfns[i] && offset * keep_pages % FRAG_CHUNK_PAGES < keep_pages)
+			mask_set(mask, i);
 	}
 }
 

@@ -91,7 +91,7 @@ static const struct {
 	{ "--keep=", "empty" },
 	{ "--keep 0.0001", "keeps no page" },
 	{ "--keep 1/1025", "keeps no page" },
-	{ "--pattern zigzag", "unknown (use stride, chunk or random)" },
+	{ "--pattern zigzag", "unknown (use stride, chunk, random or phys)" },
 	{ "--pattern Stride", "unknown" },
 	{ "--pattern=", "unknown" },
 	{ "--seed -1", "negative" },
@@ -229,6 +229,8 @@ static bool test_pattern_seed(void)
 	       parses("--pattern stride", &o) && o.pattern == FRAG_PATTERN_STRIDE &&
 	       parses("--pattern=random --seed 42", &o) &&
 	       o.pattern == FRAG_PATTERN_RANDOM && o.seed == 42 &&
+	       parses("--pattern phys", &o) && o.pattern == FRAG_PATTERN_PHYS &&
+	       !strcmp(frag_pattern_name(FRAG_PATTERN_PHYS), "phys") &&
 	       parses("--seed 0", &o) && o.seed == 0 &&
 	       parses("--seed 0xff", &o) && o.seed == 255 &&
 	       parses("--seed 0XFFFFFFFFFFFFFFFF", &o) && o.seed == UINT64_MAX &&

@@ -280,6 +280,42 @@ static bool test_verify_detects(void)
 	return true;
 }
 
+/*
+ * phys keeps the pages at physical offsets divisible by 4 (K = 128) in
+ * whatever order the allocator handed them out, 2 of 4 for K = 256, none
+ * of a page whose PFN is unknown, and every known one for K = 512.
+ */
+static bool test_phys_offsets(void)
+{
+	uint64_t pfns[FRAG_CHUNK_PAGES], mask[FRAG_MASK_WORDS];
+	unsigned int i;
+
+	for (i = 0; i < FRAG_CHUNK_PAGES; i++)		/* reversed, from two regions */
+		pfns[i] = 0x40000 + 1023 - 2 * i;
+	frag_phys_mask(pfns, 128, mask);
+	for (i = 0; i < FRAG_CHUNK_PAGES; i++)
+		if (frag_mask_test(mask, i) != (pfns[i] % 4 == 0))
+			return false;
+	/* Odd PFNs only: none at an offset divisible by 4. */
+	if (frag_mask_weight(mask) != 0)
+		return false;
+	for (i = 0; i < FRAG_CHUNK_PAGES; i++)		/* a region, scrambled */
+		pfns[i] = 0x40000 + (i * 7 % FRAG_CHUNK_PAGES);
+	frag_phys_mask(pfns, 128, mask);
+	if (frag_mask_weight(mask) != 128)
+		return false;
+	for (i = 0; i < FRAG_CHUNK_PAGES; i++)
+		if (frag_mask_test(mask, i) != (pfns[i] % 4 == 0))
+			return false;
+	frag_phys_mask(pfns, 256, mask);
+	if (frag_mask_weight(mask) != 256 || !frag_mask_test(mask, 0) ||
+	    frag_mask_test(mask, 1))			/* pfn 0x40000 and 0x40007 */
+		return false;
+	pfns[0] = 0;
+	frag_phys_mask(pfns, 512, mask);
+	return frag_mask_weight(mask) == 511 && !frag_mask_test(mask, 0);
+}
+
 static const struct {
 	const char *name;
 	bool (*fn)(void);
@@ -294,6 +330,7 @@ static const struct {
 	{ "random is deterministic per seed and chunk", test_random_deterministic },
 	{ "random keeps every page position ~1/4 of the time", test_random_uniform },
 	{ "keep counts clamped to 0..512", test_keep_clamped },
+	{ "phys keeps the same physical offsets in every region", test_phys_offsets },
 	{ "verify pattern round trip", test_verify_roundtrip },
 	{ "verify detects flipped, zeroed, foreign, shifted pages", test_verify_detects },
 };
