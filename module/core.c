@@ -154,6 +154,8 @@ static void pcompactd_round(struct pcompact_node *pn, unsigned int score,
 		atomic64_inc(&pn->stats.quiet_contig_rounds);
 	if (round.stalled_contig)
 		atomic64_inc(&pn->stats.stalled_contig_rounds);
+	if (round.fallback_contig)
+		atomic64_inc(&pn->stats.fallback_contig_rounds);
 	if (round.out_of_room)
 		atomic64_inc(&pn->stats.headroom_stops);
 	atomic64_add(round.pcp_flushes, &pn->stats.pcp_flushes);

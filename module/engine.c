@@ -862,6 +862,15 @@ static bool pcompact_engine_node_sysfs(struct pcompact_round *round)
 	       kthread_should_stop();
 }
 
+/*
+ * A call of the kernel's compaction that freed nothing and moved fewer pages
+ * than four pageblocks hold found no targets for them (the wall: 0-1248
+ * pages before its scanners met near the zone's start, in the traces of
+ * README, "The wall boots"); one under a stream that fed it moves tens of
+ * thousands and only looks fruitless, net of what the stream took.
+ */
+#define PCOMPACT_FRUITLESS_PAGES	(4 * pageblock_nr_pages)
+
 /**
  * pcompact_engine_check() - whether an engine can run on this kernel.
  * @engine:	an enum pcompact_engine_id.
@@ -932,6 +941,10 @@ void pcompact_engine_run(struct pcompact_round *round)
 	 * contig_when_stalled, one that a stall has preceded does: the kernel's
 	 * call, when its scanners meet, resets the zone's cached scanner
 	 * positions that the stalled allocations' own compaction works from.
+	 * With contig_after_fallback, one that a stall has preceded does on a
+	 * node whose last kernel call found nothing to do: another would mark
+	 * the zone's pageblocks to be skipped under the stalled allocations'
+	 * compaction, having found no targets in them.
 	 */
 	if (READ_ONCE(pcompact_engine) == PCOMPACT_ENGINE_NODE_SYSFS) {
 		bool stalled = pcompact_stalled_lately();
@@ -940,8 +953,17 @@ void pcompact_engine_run(struct pcompact_round *round)
 			round->quiet_contig = true;
 		} else if (READ_ONCE(pcompact_contig_when_stalled) && stalled) {
 			round->stalled_contig = true;
+		} else if (READ_ONCE(pcompact_contig_after_fallback) && stalled &&
+			   pn->kernel_fruitless) {
+			round->fallback_contig = true;
 		} else {
-			if (pcompact_engine_node_sysfs(round))
+			bool progress = pcompact_engine_node_sysfs(round);
+
+			/* A round out of room called nothing: no news of the kernel's. */
+			if (!round->out_of_room)
+				pn->kernel_fruitless = !progress &&
+					round->pages_migrated < PCOMPACT_FRUITLESS_PAGES;
+			if (progress)
 				return;
 			round->fell_back = true;
 		}

@@ -220,6 +220,29 @@ MODULE_PARM_DESC(progress_when_stalled,
 		 "With engine=node-sysfs, a round whose kernel compaction migrated pages while allocations stalled is not deferred (bool, default: N)");
 
 /*
+ * contig_after_fallback - with engine=node-sysfs, on a node whose last call
+ * of the kernel's compaction made no progress (its round fell back to the
+ * contig engine), a round that starts within interval_ms of a direct
+ * compaction stall (on any node) goes to the contig engine at once; a
+ * round with no stall that recent calls the kernel's compaction again, and
+ * a call that makes progress ends it.  bool, default N.  The kernel's
+ * compaction marks every pageblock its free scanner scanned whole to be
+ * skipped (6.12's update_pageblock_skip(), whatever ignore_skip_hint
+ * says), so a call whose free scanner came down the whole zone without a
+ * target (the wall of README, "The wall and frag's stride pattern") leaves
+ * the zone marked, and the stalled allocations' own compaction, which
+ * honours the marks, then finds nothing in it: in the 1-node guest the
+ * failures of 6 of 7 such streams began 3-10 ms after a round began,
+ * its kernel call running (README, "The wall boots").
+ */
+bool pcompact_contig_after_fallback;
+
+PCOMPACT_BOOL_PARAM(contig_after_fallback, pcompact_contig_after_fallback,
+		    pcompact_param_no_action);
+MODULE_PARM_DESC(contig_after_fallback,
+		 "With engine=node-sysfs, on a node whose last kernel compaction made no progress, use the contig engine for rounds that start within interval_ms of a direct compaction stall (bool, default: N)");
+
+/*
  * proactiveness - how hard to compact, 0..100, as vm.compaction_proactiveness.
  * Default 20.  Derived thresholds: low = 100 - proactiveness,
  * high = min(low + 10, 100).  0 never compacts (low = high = 100).

@@ -67,6 +67,10 @@ enum pcompact_state {
  * @stalled_contig_rounds: engine=node-sysfs rounds run with the contig engine
  *			because an allocation had stalled lately
  *			(contig_when_stalled).
+ * @fallback_contig_rounds: engine=node-sysfs rounds run with the contig
+ *			engine because allocations had stalled lately and the
+ *			node's last kernel call made no progress
+ *			(contig_after_fallback).
  * @fed_stall_rounds:	engine=node-sysfs rounds whose kernel call migrated
  *			pages while allocations stalled, not deferred for it
  *			(progress_when_stalled).
@@ -100,6 +104,7 @@ struct pcompact_stats {
 	atomic64_t engine_fallbacks;
 	atomic64_t quiet_contig_rounds;
 	atomic64_t stalled_contig_rounds;
+	atomic64_t fallback_contig_rounds;
 	atomic64_t fed_stall_rounds;
 	atomic64_t headroom_stops;
 	atomic64_t pcp_flushes;
@@ -131,6 +136,9 @@ struct pcompact_stats {
  * @free_blocks:	free blocks of the order that matters at the last sample.
  * @reserve:		free blocks the node keeps for its demand (reserve_ms).
  * @deferred_until:	jiffies before which no round starts.
+ * @kernel_fruitless:	the node's last call of the kernel's compaction
+ *			(engine=node-sysfs) made no progress (only the node's
+ *			thread uses it).
  * @kobj:		/sys/kernel/pcompact/node<N>.
  * @scan_cursor:	per zone, the pair the engine's next scan starts at
  *			(engine.c; only the node's thread uses it).
@@ -156,6 +164,7 @@ struct pcompact_node {
 	unsigned long free_blocks;
 	unsigned long reserve;
 	unsigned long deferred_until;
+	bool kernel_fruitless;
 	struct kobject *kobj;
 	unsigned long scan_cursor[MAX_NR_ZONES];
 	struct pcompact_stats stats;
@@ -172,6 +181,7 @@ extern bool pcompact_contig_when_quiet;
 extern bool pcompact_contig_when_stalled;
 extern bool pcompact_backoff_when_stalled;
 extern bool pcompact_progress_when_stalled;
+extern bool pcompact_contig_after_fallback;
 extern int pcompact_nice;
 extern unsigned int pcompact_proactiveness;
 extern int pcompact_wmark_low;
@@ -245,6 +255,9 @@ void pcompact_score_wmarks(struct pcompact_wmarks *wmarks);
  *			engine as no allocation had stalled lately.
  * @stalled_contig:	out: engine=node-sysfs, but the round ran with the
  *			contig engine as an allocation had stalled lately.
+ * @fallback_contig:	out: engine=node-sysfs, but the round ran with the
+ *			contig engine as an allocation had stalled lately and
+ *			the node's last kernel call made no progress.
  * @out_of_room:	out: the round stopped, or did no work, because free
  *			memory was within the headroom above the high watermark.
  * @kernel_called:	out: engine=node-sysfs called the kernel's compaction.
@@ -275,6 +288,7 @@ struct pcompact_round {
 	bool fell_back;
 	bool quiet_contig;
 	bool stalled_contig;
+	bool fallback_contig;
 	bool out_of_room;
 	bool kernel_called;
 	bool fed_stalls;

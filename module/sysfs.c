@@ -151,6 +151,7 @@ PCOMPACT_COUNTER_ATTR(reserve_rounds);
 PCOMPACT_COUNTER_ATTR(engine_fallbacks);
 PCOMPACT_COUNTER_ATTR(quiet_contig_rounds);
 PCOMPACT_COUNTER_ATTR(stalled_contig_rounds);
+PCOMPACT_COUNTER_ATTR(fallback_contig_rounds);
 PCOMPACT_COUNTER_ATTR(fed_stall_rounds);
 PCOMPACT_COUNTER_ATTR(headroom_stops);
 PCOMPACT_COUNTER_ATTR(pcp_flushes);
@@ -188,6 +189,7 @@ static struct attribute *pcompact_node_attrs[] = {
 	&pcompact_attr_engine_fallbacks.kattr.attr,
 	&pcompact_attr_quiet_contig_rounds.kattr.attr,
 	&pcompact_attr_stalled_contig_rounds.kattr.attr,
+	&pcompact_attr_fallback_contig_rounds.kattr.attr,
 	&pcompact_attr_fed_stall_rounds.kattr.attr,
 	&pcompact_attr_headroom_stops.kattr.attr,
 	&pcompact_attr_pcp_flushes.kattr.attr,

@@ -53,7 +53,7 @@ PCOMPACT_COUNTERS = ("rounds", "blocks_freed", "pages_migrated", "failed_blocks"
                      "backoffs_contention", "compact_ms", "direct_stalls", "stall_wakes",
                      "reserve_rounds", "engine_fallbacks", "headroom_stops", "pcp_flushes",
                      "pcp_flush_blocks", "quiet_contig_rounds", "stalled_contig_rounds",
-                     "backoffs_stall", "fed_stall_rounds")
+                     "backoffs_stall", "fed_stall_rounds", "fallback_contig_rounds")
 
 
 class ScenarioError(Exception):

@@ -246,6 +246,18 @@ ALL += [
              "compaction migrated pages while allocations stalled is not deferred",
              "progress_when_stalled=1", "fed_stall_rounds"),
 ]
+# The wall boots: a call of the kernel's compaction whose free scanner found
+# no target marks the zone's pageblocks to be skipped under the stalled
+# allocations' compaction (README, "The wall boots").  `scripts/bench
+# --nodes 1 --cpus 2 --frag-args "--pattern phys" --scenarios
+# kernel,pcompact,pcompact-afterfallback`.
+ALL += [
+    Scenario("pcompact-afterfallback", "module", 20, ("khugehog", "thp"),
+             "pcompact.ko proactiveness=20 contig_after_fallback=1: on a node whose last "
+             "kernel compaction made no progress, a round within interval_ms of a direct "
+             "compaction stall uses the contig engine",
+             "contig_after_fallback=1", "fallback_contig_rounds"),
+]
 # Issue 13's supply at the stream's start: over 40 streams of the 6.12
 # sweep (results/sweep612-held/) the kernel's head start left 1.2x the free
 # blocks pcompact's did, counting those its per-cpu lists held, with the
