@@ -552,7 +552,7 @@ static void write_map(struct frag *f, const char *path, size_t regions)
  */
 static void scan_map(struct frag *f, const char *map_path)
 {
-	uint64_t entries[FRAG_CHUNK_PAGES], mask[FRAG_MASK_WORDS], c;
+	uint64_t pfns[FRAG_CHUNK_PAGES], mask[FRAG_MASK_WORDS], c;
 	uint64_t missing = 0, stray = 0, start = now_us();
 	struct frag_hist h;
 	size_t n = 0, regions;
@@ -565,16 +565,11 @@ static void scan_map(struct frag *f, const char *map_path)
 		return;
 	}
 	for (c = 0; c < f->chunks; c++) {
-		uint8_t *chunk = f->base + c * FRAG_CHUNK_SIZE;
-
-		if (pread(f->pagemap_fd, entries, sizeof(entries),
-			  (off_t)((uintptr_t)chunk / FRAG_PAGE_SIZE * sizeof(entries[0]))) !=
-		    sizeof(entries))
-			die(EXIT_RUNTIME, "reading /proc/self/pagemap: %s",
-			    strerror(errno));
+		read_chunk_pfns(f, c, pfns);
 		kept_mask(f, c, mask);
 		for (i = 0; i < FRAG_CHUNK_PAGES; i++) {
-			bool present = entries[i] & PAGEMAP_PRESENT;
+			/* PFNs are visible here, and PFN 0 is never a user page. */
+			bool present = pfns[i];
 
 			if (!frag_mask_test(mask, i)) {
 				stray += present;
@@ -584,7 +579,7 @@ static void scan_map(struct frag *f, const char *map_path)
 				missing++;
 				continue;
 			}
-			f->pfns[n++] = entries[i] & PAGEMAP_PFN_MASK;
+			f->pfns[n++] = pfns[i];
 		}
 	}
 
