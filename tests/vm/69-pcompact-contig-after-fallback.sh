@@ -25,14 +25,12 @@ insmod $KO enabled=0 engine=node-sysfs idle_node_sysfs=1 contig_after_fallback=Y
 # kernel's compaction) and fallback_contig_rounds, and IDLE to the calls
 # idle_node_sysfs skipped on every node.
 phase() {
-	start_frag
 	if [ "$1" = 1 ]; then
-		stall_in_direct_compaction
-		echo 60000 > $PC_PARAM/interval_ms || fail "interval_ms 60000"
+		fragment_anew --stalled
 	else
 		echo 10 > $PC_PARAM/interval_ms || fail "interval_ms 10"
+		fragment_anew
 	fi
-	fragmented_nodes 70
 	_idle=$(cat $PC_PARAM/idle_calls)
 	for nid in $ABOVE; do
 		eval "_fb_$nid=$(node_stat $nid engine_fallbacks) _af_$nid=$(node_stat $nid fallback_contig_rounds)"

@@ -434,12 +434,19 @@ stall_in_direct_compaction() {
 # loaded) and interval_ms becomes 60000, so that every round the test then
 # starts is within interval_ms of a stall.
 load_fragmented() {
-	_lf_stalled=0
-	[ "$1" = --stalled ] && { _lf_stalled=1; shift; }
+	_lf_stalled=""
+	[ "$1" = --stalled ] && { _lf_stalled=$1; shift; }
 	insmod /pc/module/pcompact.ko enabled=0 "$@" interval_ms=10 ||
 		fail "insmod $* interval_ms=10"
+	fragment_anew $_lf_stalled
+}
+
+# fragment_anew [--stalled]: load_fragmented's fragmentation with pcompact
+# already loaded (switched off): start_frag, with --stalled allocations
+# stalled in direct compaction and interval_ms 60000, then fragmented_nodes 70.
+fragment_anew() {
 	start_frag
-	if [ $_lf_stalled = 1 ]; then
+	if [ "$1" = --stalled ]; then
 		stall_in_direct_compaction
 		echo 60000 > $PC_PARAM/interval_ms || fail "interval_ms 60000"
 	fi
