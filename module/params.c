@@ -221,19 +221,21 @@ MODULE_PARM_DESC(progress_when_stalled,
 
 /*
  * contig_after_fallback - with engine=node-sysfs, on a node whose last call
- * of the kernel's compaction made no progress (its round fell back to the
- * contig engine), a round that starts within interval_ms of a direct
- * compaction stall (on any node) goes to the contig engine at once; a
- * round with no stall that recent calls the kernel's compaction again, and
- * a call that makes progress ends it.  bool, default N.  The kernel's
+ * of the kernel's compaction made no progress and moved fewer pages than
+ * four pageblocks hold (engine.c, PCOMPACT_FRUITLESS_PAGES), a round that
+ * starts within interval_ms of a direct compaction stall (on any node)
+ * goes to the contig engine at once; a round with no stall that recent
+ * calls the kernel's compaction again, and a call that is not fruitless
+ * ends it.  bool, default N.  The kernel's
  * compaction marks every pageblock its free scanner scanned whole to be
  * skipped (6.12's update_pageblock_skip(), whatever ignore_skip_hint
  * says), so a call whose free scanner came down the whole zone without a
  * target (the wall of README, "The wall and frag's stride pattern") leaves
  * the zone marked, and the stalled allocations' own compaction, which
- * honours the marks, then finds nothing in it: in the 1-node guest the
- * failures of 6 of 7 such streams began 3-10 ms after a round began,
- * its kernel call running (README, "The wall boots").
+ * honours the marks, then finds nothing in it (README, "The wall boots").
+ * Off until measured beyond the wall: with frag --pattern phys, a wall in
+ * every boot, plain pcompact's 1-node streams stopped early in 10 of 10,
+ * the option's in 2 of 7 (results/phys-1x2/, results/phys-1x2b/).
  */
 bool pcompact_contig_after_fallback;
 
