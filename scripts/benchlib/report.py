@@ -574,9 +574,19 @@ def void_reasons(scenario, summary):
             ws.get("head_start_cpu_ms"), movable=movable, tried=ws.get("head_start_tried"))]
         if scenario.mechanism == "manual" and not w.startswith("sweep"):
             reasons += [tag + r for r in validity.manual_check(ws.get("manual_compaction"))]
+    return reasons + not_acted_reasons(scenario, summary)
+
+
+def not_acted_reasons(scenario, summary):
+    """Why a run of an option's scenario measured pcompact without the
+    option (empty: the option acted).  Part of void_reasons(); a bench run
+    with --intent-to-treat counts such runs all the same."""
+    reasons = []
+    for w in scenario.workloads:
+        ws = summary.get(w, {})
         if scenario.acts and kind(w) == "khugehog" and not w.startswith("sweep") and \
                 not (ws.get("pcompact") or {}).get(scenario.acts):
-            reasons.append(tag + f"{scenario.acts} stayed 0: {scenario.module_args} never "
+            reasons.append(f"{w}: {scenario.acts} stayed 0: {scenario.module_args} never "
                            "acted, so the run measured pcompact without it")
     # A sweep's option may be idle at the rates that do not need it (a
     # reserve when the score alone starts rounds): the run is void only
@@ -587,6 +597,14 @@ def void_reasons(scenario, summary):
         reasons.append(f"{scenario.acts} stayed 0 at every rate: {scenario.module_args} never "
                        "acted, so the run measured pcompact without it")
     return reasons
+
+
+def intent_to_treat_split(summary, intent_to_treat):
+    """A judged run's (reasons that void it, not-acted reasons it counts
+    with): under intent to treat an option that never acted is the run's
+    outcome, recorded beside it; otherwise it voids the run like the rest."""
+    kept = list(summary.get("not_acted") or []) if intent_to_treat else []
+    return [r for r in summary.get("void") or [] if r not in kept], kept
 
 
 def step_void_reasons(scenario, summary):
@@ -612,6 +630,7 @@ def judge(scenario, summary):
     for w, why in step_void_reasons(scenario, summary).items():
         summary[w]["void"] = why
     summary["void"] = void_reasons(scenario, summary)
+    summary["not_acted"] = not_acted_reasons(scenario, summary)
 
 
 def judge_steps_again(scenario, summary):
@@ -1316,6 +1335,23 @@ def _fisher_table(intro, counted, pairs):
     return L
 
 
+def intent_to_treat_markdown(run_rows):
+    """How many of each option scenario's counted runs (runs.run_table()
+    rows) its option acted in, under intent to treat."""
+    tally = {}
+    for row in run_rows:
+        name, counted, why = row[1], row[5], row[6] or ""
+        option = scenarios.BY_NAME.get(name)
+        if counted == "yes" and option is not None and option.acts:
+            acted, total = tally.get(name, (0, 0))
+            tally[name] = (acted + (not why.startswith(runs.INTENT_TO_TREAT_MARK)), total + 1)
+    if not tally:
+        return []
+    return ["Intent to treat: the option acted in " +
+            ", ".join(f"{a} of {t} counted runs of {n}" for n, (a, t) in tally.items()) +
+            "; the others count as that option's outcome.\n"]
+
+
 def runs_markdown(ctx, targets, run_rows, aggregated, order, like=None,
                   run_rows_summaries=None):
     """The README sections of a repeated run: how the runs went (order,
@@ -1334,7 +1370,12 @@ def runs_markdown(ctx, targets, run_rows, aggregated, order, like=None,
              f"was below score {validity.LAYOUT_MIN_SCORE} before switch-on (not fragmented: "
              "every node is fragmented explicitly, `frag --node N`, so all scenarios share "
              "the layout); another QEMU ran on the host" +
-             (" (**overridden**: runs with other VMs count, flagged below)" if allow else ""))
+             (" (**overridden**: runs with other VMs count, flagged below)" if allow else "") +
+             "; an option's counter stayed 0 (it never acted: the run measured pcompact "
+             "without it)" +
+             (" (**intent to treat** (`--intent-to-treat`): such runs count, as the option's "
+              "setting over every boot is what a default is judged by; flagged below)"
+              if ctx.get("intent_to_treat") else ""))
     if not ctx.get("enforce_validity", True):
         L.append("- **Validity checks not enforced** (`--quick` or `--no-enforce-validity`): "
                  "runs that fail them count, marked *(not enforced)* below")
@@ -1351,6 +1392,8 @@ def runs_markdown(ctx, targets, run_rows, aggregated, order, like=None,
                  f"{why or ('' if status == 'ok' else status)} | {_fmt(wall, ' s')} | "
                  f"{_fmt(load)} | {_fmt(others)} |")
     L.append("")
+    if ctx.get("intent_to_treat"):
+        L.extend(intent_to_treat_markdown(run_rows))
     spread = layout_spread(run_rows_summaries) if run_rows_summaries else None
     if spread:
         L.append("Per-node layout at switch-on over the runs that count (khugehog workload): " +

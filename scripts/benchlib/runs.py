@@ -675,6 +675,10 @@ def _void_steps_text(summary):
     return "step(s) left out: " + "; ".join(steps) if steps else ""
 
 
+# Marks a counted run whose option never acted (bench --intent-to-treat).
+INTENT_TO_TREAT_MARK = "(counts under intent to treat)"
+
+
 def run_table(runs_in_order):
     """Rows for runs.csv: one per boot, in the order they ran."""
     rows = []
@@ -683,6 +687,8 @@ def run_table(runs_in_order):
                      r.get("status"), "yes" if counts(r) else "no",
                      "; ".join(r.get("void") or []) or
                      ("(not enforced) " + "; ".join(r["checks"]) if r.get("checks") else "") or
+                     (INTENT_TO_TREAT_MARK + " " + "; ".join(r["intent_to_treat"])
+                      if r.get("intent_to_treat") else "") or
                      _void_steps_text(r) or r.get("reason", ""),
                      r.get("wall_s"), r.get("host_load"), r.get("other_vms"), r.get("dir")])
     return rows

@@ -415,6 +415,35 @@ def test_option_scenario_is_void_when_its_option_never_acted():
     assert not [r for r in report.void_reasons(plain, idle) if "stayed 0" in r]
 
 
+def test_intent_to_treat_counts_a_run_whose_option_never_acted_and_nothing_else():
+    # results/afterfallback-1x2/: contig_after_fallback acted only in the
+    # boots whose head start hit the wall; judging it as a default needs
+    # every boot, so --intent-to-treat keeps the others.
+    option = scenarios.BY_NAME["pcompact-afterfallback"]
+    nodes = {"0": {"score_on": 95, "blocks_on": 30, "score_alloc": 80, "blocks_alloc": 230,
+                   "best_blocks": 230}}
+    idle = {w: {"head_start": nodes, "pcompact": {"rounds": 6, "fallback_contig_rounds": 0}}
+            for w in option.workloads}
+    report.judge(option, idle)
+    assert idle["not_acted"] and set(idle["not_acted"]) <= set(idle["void"])
+    void, kept = report.intent_to_treat_split(idle, True)
+    assert void == [] and kept == idle["not_acted"]
+    void, kept = report.intent_to_treat_split(idle, False)
+    assert void == idle["void"] and kept == []
+    # Another reason still voids the run under intent to treat.
+    flat = {"0": dict(nodes["0"], score_on=40)}
+    unfragmented = {w: dict(idle[w], head_start=flat) for w in option.workloads}
+    report.judge(option, unfragmented)
+    void, kept = report.intent_to_treat_split(unfragmented, True)
+    assert kept and void and not set(void) & set(kept)
+    # An option that acted leaves nothing to keep.
+    acted = {w: dict(idle[w], pcompact={"rounds": 6, "fallback_contig_rounds": 2})
+             for w in option.workloads}
+    report.judge(option, acted)
+    assert acted["not_acted"] == [] and report.intent_to_treat_split(acted, True) == (
+        acted["void"], [])
+
+
 def test_sweep_option_scenario_is_void_only_when_idle_at_every_rate():
     # A reserve may rightly stay idle at the low rates and back to back
     # (the score starts the rounds there); it must act somewhere.

@@ -655,6 +655,30 @@ def test_sweep_manual_voids_the_step_whose_compaction_fell_short():
         scenarios.BY_NAME["manual"]._replace(workloads=("khugehog",)), drain)
 
 
+def test_runs_under_intent_to_treat_are_marked_and_tallied():
+    from benchlib import report
+    why = "khugehog: fallback_contig_rounds stayed 0: contig_after_fallback=1 never acted"
+    attempts = [
+        {"scenario": "pcompact-afterfallback", "run": 1, "attempt": 1, "status": "ok",
+         "void": [], "checks": [], "intent_to_treat": [why]},
+        {"scenario": "pcompact-afterfallback", "run": 2, "attempt": 1, "status": "ok",
+         "void": [], "checks": [], "intent_to_treat": []},
+        {"scenario": "pcompact", "run": 1, "attempt": 1, "status": "ok", "void": [],
+         "checks": [], "intent_to_treat": []},
+    ]
+    rows = runs.run_table(attempts)
+    assert rows[0][5] == "yes" and rows[0][6] == runs.INTENT_TO_TREAT_MARK + " " + why
+    assert rows[1][6] == "" and rows[2][6] == ""
+    assert report.intent_to_treat_markdown(rows) == [
+        "Intent to treat: the option acted in 1 of 2 counted runs of pcompact-afterfallback; "
+        "the others count as that option's outcome.\n"]
+    text = report.runs_markdown({"runs": 2, "seed": 1, "retries": 1, "intent_to_treat": True},
+                                {}, rows, {}, [])
+    assert "**intent to treat**" in text and "acted in 1 of 2 counted runs" in text
+    text = report.runs_markdown({"runs": 2, "seed": 1, "retries": 1}, {}, rows, {}, [])
+    assert "**intent to treat**" not in text and "acted in" not in text
+
+
 def test_report_only_moves_old_step_voids_to_their_steps():
     scenario, summary = sweep_manual_summary({"sweep0": True, "sweep5000": False})
     # As a run judged before steps could be void alone was stored.
