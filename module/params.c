@@ -228,11 +228,12 @@ MODULE_PARM_DESC(progress_when_stalled,
  * calls the kernel's compaction again, and a call that is not fruitless
  * ends it.  bool, default N.  The kernel's
  * compaction marks every pageblock its free scanner scanned whole to be
- * skipped (6.12's update_pageblock_skip(), whatever ignore_skip_hint
- * says), so a call whose free scanner came down the whole zone without a
- * target (the wall of README, "The wall and frag's stride pattern") leaves
- * the zone marked, and the stalled allocations' own compaction, which
- * honours the marks, then finds nothing in it (README, "The wall boots").
+ * skipped (update_pageblock_skip() in 6.1, 6.12 and 7.3, whatever
+ * ignore_skip_hint says), so a call whose free scanner came down the whole
+ * zone without a target (the wall of README, "The wall and frag's stride
+ * pattern") leaves the zone marked, and the stalled allocations' own
+ * compaction, which honours the marks, then finds nothing in it (README,
+ * "The wall boots").
  * Off until measured beyond the wall: with frag --pattern phys, a wall in
  * every boot, plain pcompact's 1-node streams stopped early in 10 of 10,
  * the option's in 2 of 7 (results/phys-1x2/, results/phys-1x2b/).
