@@ -1335,16 +1335,16 @@ def _fisher_table(intro, counted, pairs):
     return L
 
 
-def intent_to_treat_markdown(run_rows):
-    """How many of each option scenario's counted runs (runs.run_table()
-    rows) its option acted in, under intent to treat."""
+def intent_to_treat_markdown(counted):
+    """How many of each option scenario's counted runs (their summaries)
+    its option acted in, under intent to treat."""
     tally = {}
-    for row in run_rows:
-        name, counted, why = row[1], row[5], row[6] or ""
+    for summary in counted:
+        name = summary.get("scenario")
         option = scenarios.BY_NAME.get(name)
-        if counted == "yes" and option is not None and option.acts:
+        if option is not None and option.acts:
             acted, total = tally.get(name, (0, 0))
-            tally[name] = (acted + (not why.startswith(runs.INTENT_TO_TREAT_MARK)), total + 1)
+            tally[name] = (acted + (not summary.get("intent_to_treat")), total + 1)
     if not tally:
         return []
     return ["Intent to treat: the option acted in " +
@@ -1393,7 +1393,7 @@ def runs_markdown(ctx, targets, run_rows, aggregated, order, like=None,
                  f"{_fmt(load)} | {_fmt(others)} |")
     L.append("")
     if ctx.get("intent_to_treat"):
-        L.extend(intent_to_treat_markdown(run_rows))
+        L.extend(intent_to_treat_markdown(run_rows_summaries or []))
     spread = layout_spread(run_rows_summaries) if run_rows_summaries else None
     if spread:
         L.append("Per-node layout at switch-on over the runs that count (khugehog workload): " +

@@ -398,14 +398,22 @@ def test_kernel_run_whose_kcompactd_compacted_in_vain_counts():
     assert any("did not act" in r for r in report.void_reasons(kernel, never))
 
 
+# A head start that gained blocks: no void reason but the option's own.
+GAINED_HEAD_START = {"0": {"score_on": 95, "blocks_on": 30, "score_alloc": 80,
+                           "blocks_alloc": 230, "best_blocks": 230}}
+
+
+def option_run(option, counters, head_start=GAINED_HEAD_START):
+    """A run summary of an option's scenario: every workload with that head
+    start and those pcompact counters."""
+    return {w: {"head_start": head_start, "pcompact": dict(counters)} for w in option.workloads}
+
+
 def test_option_scenario_is_void_when_its_option_never_acted():
     # pcompact-reserve in a drain where the reserve never started a round
     # (results/reserve/, 5 of 5 runs) measured plain pcompact.
     reserve = scenarios.BY_NAME["pcompact-reserve"]
-    nodes = {"0": {"score_on": 95, "blocks_on": 30, "score_alloc": 80, "blocks_alloc": 230,
-                   "best_blocks": 230}}
-    acted = {w: {"head_start": nodes, "pcompact": {"rounds": 6, "reserve_rounds": 2}}
-             for w in reserve.workloads}
+    acted = option_run(reserve, {"rounds": 6, "reserve_rounds": 2})
     assert not [r for r in report.void_reasons(reserve, acted) if "reserve_rounds" in r]
     idle = {w: dict(v, pcompact={"rounds": 6, "reserve_rounds": 0}) for w, v in acted.items()}
     assert any(r.startswith("khugehog: reserve_rounds stayed 0")
@@ -420,10 +428,7 @@ def test_intent_to_treat_counts_a_run_whose_option_never_acted_and_nothing_else(
     # boots whose head start hit the wall; judging it as a default needs
     # every boot, so --intent-to-treat keeps the others.
     option = scenarios.BY_NAME["pcompact-afterfallback"]
-    nodes = {"0": {"score_on": 95, "blocks_on": 30, "score_alloc": 80, "blocks_alloc": 230,
-                   "best_blocks": 230}}
-    idle = {w: {"head_start": nodes, "pcompact": {"rounds": 6, "fallback_contig_rounds": 0}}
-            for w in option.workloads}
+    idle = option_run(option, {"rounds": 6, "fallback_contig_rounds": 0})
     report.judge(option, idle)
     assert idle["not_acted"] and set(idle["not_acted"]) <= set(idle["void"])
     void, kept = report.intent_to_treat_split(idle, True)
@@ -431,14 +436,13 @@ def test_intent_to_treat_counts_a_run_whose_option_never_acted_and_nothing_else(
     void, kept = report.intent_to_treat_split(idle, False)
     assert void == idle["void"] and kept == []
     # Another reason still voids the run under intent to treat.
-    flat = {"0": dict(nodes["0"], score_on=40)}
-    unfragmented = {w: dict(idle[w], head_start=flat) for w in option.workloads}
+    flat = {"0": dict(GAINED_HEAD_START["0"], score_on=40)}
+    unfragmented = option_run(option, {"rounds": 6, "fallback_contig_rounds": 0}, flat)
     report.judge(option, unfragmented)
     void, kept = report.intent_to_treat_split(unfragmented, True)
     assert kept and void and not set(void) & set(kept)
     # An option that acted leaves nothing to keep.
-    acted = {w: dict(idle[w], pcompact={"rounds": 6, "fallback_contig_rounds": 2})
-             for w in option.workloads}
+    acted = option_run(option, {"rounds": 6, "fallback_contig_rounds": 2})
     report.judge(option, acted)
     assert acted["not_acted"] == [] and report.intent_to_treat_split(acted, True) == (
         acted["void"], [])
@@ -448,10 +452,8 @@ def test_sweep_option_scenario_is_void_only_when_idle_at_every_rate():
     # A reserve may rightly stay idle at the low rates and back to back
     # (the score starts the rounds there); it must act somewhere.
     reserve = scenarios.BY_NAME["sweep-pcompact-reserve"]
-    nodes = {"0": {"score_on": 95, "blocks_on": 30, "score_alloc": 80, "blocks_alloc": 230,
-                   "best_blocks": 230}}
     steps = list(reserve.workloads)
-    some = {w: {"head_start": nodes,
+    some = {w: {"head_start": GAINED_HEAD_START,
                 "pcompact": {"rounds": 3, "reserve_rounds": 1 if w == steps[2] else 0}}
             for w in steps}
     assert not [r for r in report.void_reasons(reserve, some) if "stayed 0" in r]

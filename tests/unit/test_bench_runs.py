@@ -669,13 +669,14 @@ def test_runs_under_intent_to_treat_are_marked_and_tallied():
     rows = runs.run_table(attempts)
     assert rows[0][5] == "yes" and rows[0][6] == runs.INTENT_TO_TREAT_MARK + " " + why
     assert rows[1][6] == "" and rows[2][6] == ""
-    assert report.intent_to_treat_markdown(rows) == [
+    assert report.intent_to_treat_markdown(attempts) == [
         "Intent to treat: the option acted in 1 of 2 counted runs of pcompact-afterfallback; "
         "the others count as that option's outcome.\n"]
     text = report.runs_markdown({"runs": 2, "seed": 1, "retries": 1, "intent_to_treat": True},
-                                {}, rows, {}, [])
+                                {}, rows, {}, [], run_rows_summaries=attempts)
     assert "**intent to treat**" in text and "acted in 1 of 2 counted runs" in text
-    text = report.runs_markdown({"runs": 2, "seed": 1, "retries": 1}, {}, rows, {}, [])
+    text = report.runs_markdown({"runs": 2, "seed": 1, "retries": 1}, {}, rows, {}, [],
+                                run_rows_summaries=attempts)
     assert "**intent to treat**" not in text and "acted in" not in text
 
 
