@@ -353,37 +353,50 @@ def stream_migrations(text, start_s, end_s):
     return out
 
 
+def compaction_end(t, fields):
+    """One mm_compaction_end's fields (traced at t) -> {zone_start,
+    migrate_pfn, free_pfn, zone_end (pfns as ints), mode, status}."""
+    need = ("zone_start", "migrate_pfn", "free_pfn", "zone_end", "mode", "status")
+    if any(k not in fields for k in need):
+        raise ParseError(f"stream trace: mm_compaction_end at {t} without {need}")
+    try:
+        pfns = {k: int(fields[k], 16) for k in need[:4]}
+    except ValueError:
+        raise ParseError(f"stream trace: mm_compaction_end pfns at {t}: {fields}") from None
+    return dict(pfns, mode=fields["mode"], status=fields["status"])
+
+
 def compaction_ends(text, start_s, end_s):
     """A stream trace -> every mm_compaction_end between start_s and end_s,
     as dicts: pid (the thread it ran in), t, zone_start, migrate_pfn,
     free_pfn, zone_end (pfns as ints), mode and status."""
-    need = ("zone_start", "migrate_pfn", "free_pfn", "zone_end", "mode", "status")
-    out = []
-    for t, pid, fields in trace_events(text, "mm_compaction_end", start_s, end_s):
-        if any(k not in fields for k in need):
-            raise ParseError(f"stream trace: mm_compaction_end at {t} without {need}")
-        try:
-            pfns = {k: int(fields[k], 16) for k in need[:4]}
-        except ValueError:
-            raise ParseError(f"stream trace: mm_compaction_end pfns at {t}: {fields}") from None
-        out.append(dict(pfns, pid=pid, t=t, mode=fields["mode"], status=fields["status"]))
-    return out
+    return [dict(compaction_end(t, fields), pid=pid, t=t)
+            for t, pid, fields in trace_events(text, "mm_compaction_end", start_s, end_s)]
 
 
 def trace_events(text, event, start_s, end_s):
     """A stream trace -> [(t, pid, {field: value})] of one event between
     start_s and end_s, in the trace's order."""
+    return [(t, pid, fields) for t, pid, _, fields in trace_records(text, start_s, end_s, (event,))]
+
+
+def trace_records(text, start_s, end_s, events=None):
+    """A stream trace -> [(t, pid, event, {field: value})] of every event
+    between start_s and end_s (only those named in events, when given), in
+    the trace's order: what trace_events() gives for one event, for several
+    at once, so that one thread's events can be taken in the order it traced
+    them."""
     out = []
     for line in text.splitlines():
         m = _TRACE_LINE.search(line)
-        if not m or m.group(2) != event:
+        if not m or (events is not None and m.group(2) not in events):
             continue
         t = float(m.group(1))
         if t < start_s or t > end_s:
             continue
         task = _TRACE_TASK.match(line)
         if task is None:
-            raise ParseError(f"stream trace: {event} without a thread: '{line}'")
+            raise ParseError(f"stream trace: {m.group(2)} without a thread: '{line}'")
         fields = {k: v.rstrip(",") for k, v in re.findall(r"(\w+)=(\S+)", m.group(3))}
-        out.append((t, int(task.group(1)), fields))
+        out.append((t, int(task.group(1)), m.group(2), fields))
     return out

@@ -1440,3 +1440,147 @@ def test_stream_stops_times_the_deferral_after_the_last_round(tmp_path, capsys):
     assert len(rows) == 1 and rows[0]["run"].endswith("pcompact/run-3")
     assert rows[0]["round_gap_ms"] == "10.0" and rows[0]["final_deferral_s"] == "0.149"
     assert "within 20 ms after a pcompact round began in 1" in capsys.readouterr().out
+
+
+def _trace_line(t, pid, event, fields):
+    return f" <...>-{pid} [000] ..... {t:.4f}: {event}: {fields}\n"
+
+
+def _end(t, pid, zone_start, migrate, free, zone_end, mode, status):
+    return _trace_line(t, pid, "mm_compaction_end",
+                       f"zone_start={zone_start:#x} migrate_pfn={migrate:#x} free_pfn={free:#x} "
+                       f"zone_end={zone_end:#x}, mode={mode} status={status}")
+
+
+def _defer(t, pid, event, node, consider, limit):
+    return _trace_line(t, pid, f"mm_compaction_{event}",
+                       f"node={node} zone=DMA32    order=9 order_failed=9 "
+                       f"consider={consider} limit={limit}")
+
+
+# Node 0's and node 1's DMA32 zones on 2 nodes, as the benches' traces show them.
+Z0 = (0x1000, 0x60000)
+Z1 = (0x60000, 0xbffe0)
+
+
+def test_ladder_restarts_reset_middle_is_where_the_traces_show_failed_restarts():
+    mod = load_script("ladder-restarts")
+    assert mod.reset_middle(*Z0) == (0x30800, 0x307ff)
+    assert mod.reset_middle(*Z1) == (0x90000, 0x8ffdf)
+    # 1 node: its DMA32 zone spans both halves.
+    assert mod.reset_middle(0x1000, 0xbffe0) == (0x60800, 0x607df)
+
+
+def test_ladder_restarts_zone_map_pairs_a_compaction_with_its_threads_next_deferral():
+    mod = load_script("ladder-restarts")
+    parse = mod.parse
+    trace = (_end(1.0, 900, Z0[0], 0x2000, 0x5fe00, Z0[1], "sync", "success")
+             # Another thread's event between the end and its thread's reset.
+             + _end(1.0001, 901, Z1[0], 0x61000, 0xbf000, Z1[1], "async", "complete")
+             + _defer(1.0002, 900, "defer_reset", 0, 0, 1)
+             # An async failure is not deferred: the reset that follows is of
+             # the next zone tried (one whose watermark was met), not of this one.
+             + _defer(1.0003, 901, "defer_reset", 0, 0, 1)
+             + _end(1.1, 901, Z1[0], 0x90000, 0x8ffdf, Z1[1], "sync", "partial_skipped")
+             + _defer(1.1001, 901, "defer_compaction", 1, 0, 2))
+    records = parse.trace_records(trace, 0.0, 10.0)
+    assert mod.zone_map(records) == {0x1000: ("0", "DMA32"), 0x60000: ("1", "DMA32")}
+    # The most frequent pairing wins (a tie: the lowest node and zone).
+    wrong = (_end(1.2, 902, Z1[0], 0x61000, 0xbf000, Z1[1], "sync", "success")
+             + _defer(1.2001, 902, "defer_reset", 0, 0, 1))
+    right = (_end(1.3, 903, Z1[0], 0x61000, 0xbf000, Z1[1], "sync", "success")
+             + _defer(1.3001, 903, "defer_reset", 1, 0, 1))
+    assert mod.zone_map(parse.trace_records(trace + wrong, 0.0, 10.0))[Z1[0]] == ("0", "DMA32")
+    assert mod.zone_map(parse.trace_records(trace + wrong + right, 0.0, 10.0))[Z1[0]] == (
+        "1", "DMA32")
+
+
+def _ladder_trace():
+    """A stream (alloc_start 33.7, alloc_end 34.5) of pid 900 with restarts
+    of both nodes' DMA32 zones; kcompactd0 is pid 42, pcompactd0 192."""
+    z0, z1 = Z0[0], Z1[0]
+    return "".join([
+        # A head-start call of kcompactd that stopped at the zone's start.
+        _end(23.77, 42, z0, 0x2200, 0x2200, Z0[1], "sync", "complete"),
+        # The stream: a direct success, and one of kcompactd's (not direct).
+        _end(33.80, 900, z0, 0x2000, 0x5fe00, Z0[1], "sync", "success"),
+        _defer(33.8001, 900, "defer_reset", 0, 0, 1),
+        _end(33.81, 42, z0, 0x2400, 0x5fe00, Z0[1], "sync", "success"),
+        _defer(33.8101, 42, "defer_reset", 0, 0, 1),
+        _end(33.82, 900, z1, 0x70000, 0x70000, Z1[1], "sync", "partial_skipped"),
+        _defer(33.8201, 900, "defer_compaction", 1, 0, 64),
+        # One consideration short of the top: not a restart.
+        _defer(33.85, 900, "deferred", 0, 62, 64),
+        _end(33.86, 900, z0, 0x20000, 0x30000, Z0[1], "async", "partial_skipped"),
+        # The top: pcompactd's compaction does not consider the deferral,
+        # the stream's next one restarts the ladder and is served.
+        _defer(33.90, 900, "deferred", 0, 63, 64),
+        _end(33.91, 192, z0, 0x30000, 0x30000, Z0[1], "sync", "complete"),
+        _end(33.92, 900, z0, 0x2600, 0x5fe00, Z0[1], "sync", "success"),
+        _defer(33.9201, 900, "defer_reset", 0, 64, 64),
+        # Node 1's restart fails at once at the zone's middle.
+        _defer(34.00, 900, "deferred", 1, 63, 64),
+        _end(34.01, 900, z1, 0x90000, 0x8ffdf, Z1[1], "sync", "partial_skipped"),
+        _defer(34.0101, 900, "defer_compaction", 1, 0, 64),
+        # Lower on the ladder: a failure at the middle is no restart.
+        _defer(34.10, 900, "deferred", 0, 31, 32),
+        _end(34.11, 900, z0, 0x30800, 0x307ff, Z0[1], "sync", "partial_skipped"),
+        _defer(34.1101, 900, "defer_compaction", 0, 0, 64),
+        # A restart whose scanners met elsewhere: other; the zone then served.
+        _defer(34.20, 900, "deferred", 0, 63, 64),
+        _end(34.21, 900, z0, 0x20000, 0x20000, Z0[1], "async", "partial_skipped"),
+        _end(34.22, 900, z0, 0x2800, 0x5fe00, Z0[1], "sync", "success"),
+        _defer(34.2201, 900, "defer_reset", 0, 64, 64),
+        # After the stream's end (and its slack): not counted.
+        _defer(34.60, 900, "deferred", 1, 63, 64),
+        _end(34.61, 900, z1, 0x90000, 0x8ffdf, Z1[1], "sync", "partial_skipped"),
+    ])
+
+
+def _ladder_run(root, name, mechanism, trace, counts):
+    _walls_run(root, name, mechanism, trace, "failures")
+    (root / name / "events.csv").write_text("event,uptime_s,t_s\nmech_on,23.7,-10\n"
+                                            "alloc_start,33.7,0\nalloc_end,34.5,0.8\n")
+    table = root / "runs.csv"
+    if not table.exists():
+        table.write_text("position,scenario,run,attempt,status,counts,void_or_reason,dir\n")
+    with open(table, "a") as f:
+        f.write(f"1,{name.split('/')[0]},1,1,ok,{counts},,{name}\n")
+
+
+def test_ladder_restarts_classifies_the_restarts(tmp_path, capsys):
+    mod = load_script("ladder-restarts")
+    trace = _ladder_trace()
+    _ladder_run(tmp_path, "kernel/run-1", "sysctl", trace, "yes")
+    # The same run without its head-start wall, and a void one.
+    _ladder_run(tmp_path, "kernel/run-2", "sysctl", trace.split("\n", 1)[1], "yes")
+    _ladder_run(tmp_path, "kernel/run-3-void1", "sysctl", trace, "no")
+    out = tmp_path / "restarts.csv"
+    assert mod.main([str(tmp_path), "--csv", str(out)]) == 0
+    rows = [r for r in csv.DictReader(open(out)) if r["run"].endswith("kernel/run-1")]
+    assert [(r["node"], r["zone"], r["time_s"], r["outcome"], r["zone_then"],
+             r["direct_successes_before"], r["migrate_pfn"]) for r in rows] == [
+        ("0", "DMA32", "0.22", "served", "defer_reset", "1", "0x2600"),
+        ("1", "DMA32", "0.31", "failed_at_middle", "defer_compaction", "0", "0x90000"),
+        ("0", "DMA32", "0.51", "other", "defer_reset", "2", "0x20000")]
+    assert all(r["thread"] == "direct" and r["wall_boot"] == "True" for r in rows)
+    text = capsys.readouterr().out
+    assert "3 traced runs, 2 tallied (counted only)" in text
+    tallied = ("1 runs, 3 restarts: 1 served, 1 failed at the middle, 1 other; 2 with the zone "
+               "reset before its next deferral (an allocation served); direct successes "
+               "before: served 1-1, failed at the middle 0-0, other 2-2")
+    assert f"kernel, wall boots: {tallied}" in text
+    assert f"kernel, other boots: {tallied}" in text
+    assert "(void)" not in text
+    assert mod.main([str(tmp_path), "--void"]) == 0
+    assert "kernel, wall boots (void): 1 runs, 3 restarts" in capsys.readouterr().out
+
+
+def test_ladder_restarts_fails_on_unreadable_runs(tmp_path, capsys):
+    mod = load_script("ladder-restarts")
+    assert mod.main([str(tmp_path)]) == 2
+    assert "ladder-restarts: error: no run with a stream trace" in capsys.readouterr().err
+    _ladder_run(tmp_path, "kernel/run-1", "sysctl", _ladder_trace(), "yes")
+    (tmp_path / "kernel/run-1/kthreads_cpu.csv").unlink()
+    assert mod.main([str(tmp_path)]) == 2
+    assert "ladder-restarts: error:" in capsys.readouterr().err
