@@ -69,29 +69,46 @@ cpu_ticks() {
 	echo $t
 }
 rounds_at() { for nid in $nodes; do printf '%s ' "$(node_stat $nid rounds)"; done; }
-r0=$(rounds_at)
-t0=$(cpu_ticks)
-sleep 30	# the measurement window itself, not a wait for an event
-t1=$(cpu_ticks)
-r1=$(rounds_at)
-for nid in $nodes; do
-	note "node-sysfs: node $nid: $(node_summary $nid) pages_migrated $(node_stat $nid pages_migrated)"
-	[ "$(node_stat $nid score)" -gt 70 ] || fail "node $nid: pinned memory was compacted?"
-done
-note "rounds per node before/after the window: $r0/ $r1"
-# Rounds a deferral of interval_ms << max_defer_shift lets into the window:
+# Rounds a deferral of interval_ms << max_defer_shift lets into a window:
 # one where a deferral ends, and one more per whole deferral that fits.
 defer_ms=$(($(cat $PC_PARAM/interval_ms) << $(cat $PC_PARAM/max_defer_shift)))
 max_rounds=$((30000 / defer_ms + 1))
-set -- $r0
-for r in $r1; do
-	[ $((r - $1)) -le $max_rounds ] ||
-		fail "more than $max_rounds rounds in 30 s while deferred for $defer_ms ms ($1 -> $r)"
-	shift
-done
-note "pcompactd CPU over 30 s: $((t1 - t0)) ticks ($(getconf CLK_TCK 2>/dev/null || echo 100)/s)"
-# Near zero: under 1% of one CPU (30 ticks at 100 Hz).
-[ $((t1 - t0)) -lt 30 ] || fail "pcompactd used $((t1 - t0)) ticks in 30 s"
+# measure_window: pcompactd's CPU ticks over a 30 s window (sets ticks),
+# failing when the nodes ran more rounds than their deferral lets in.
+measure_window() {
+	r0=$(rounds_at)
+	t0=$(cpu_ticks)
+	sleep 30	# the measurement window itself, not a wait for an event
+	t1=$(cpu_ticks)
+	r1=$(rounds_at)
+	ticks=$((t1 - t0))
+	for nid in $nodes; do
+		note "node-sysfs: node $nid: $(node_summary $nid) pages_migrated $(node_stat $nid pages_migrated)"
+		[ "$(node_stat $nid score)" -gt 70 ] || fail "node $nid: pinned memory was compacted?"
+	done
+	note "rounds per node before/after the window: $r0/ $r1"
+	set -- $r0
+	for r in $r1; do
+		[ $((r - $1)) -le $max_rounds ] ||
+			fail "more than $max_rounds rounds in 30 s while deferred for $defer_ms ms ($1 -> $r)"
+		shift
+	done
+	note "pcompactd CPU over 30 s: $ticks ticks ($(getconf CLK_TCK 2>/dev/null || echo 100)/s)"
+}
+# Near zero: under 1% of one CPU (30 ticks at 100 Hz).  A window holds one
+# round per node (the deferral is shorter than the window), which costs 0-2
+# ticks; once in a full make check on a loaded host it was charged 96 for
+# the same work (490 pages migrated, 2 ticks elsewhere), most likely host
+# time: in TCG the guest's clock runs on while the host holds the vCPU
+# back, and that time is charged to whatever ran.  So a window over the
+# mark is measured again, and only two in a row fail: pcompactd busy while
+# deferred fails both.
+measure_window
+if [ "$ticks" -ge 30 ]; then
+	note "pcompactd used $ticks ticks in the first 30 s; measuring a second window"
+	measure_window
+fi
+[ "$ticks" -lt 30 ] || fail "pcompactd used $ticks ticks in 30 s, in two windows in a row"
 check_defer_trace
 rmmod pcompact || fail "rmmod pcompact"
 rmmod khugehog || fail "rmmod khugehog"
