@@ -9,6 +9,7 @@ readme()          results/<release>/README.md
 
 import glob
 import json
+import math
 import os
 import re
 from typing import NamedTuple
@@ -647,15 +648,29 @@ def judge_steps_again(scenario, summary):
             summary[key] = [r for r in summary[key] if r not in moved]
 
 
+def stored_run_order(path):
+    """Sort key of a stored attempt's path (<scenario>/run-<r>[-void<a>]/...):
+    the order the bench made them in, run by run and each run's retried
+    attempts before the one that stands.  Not the names' order: run-10 sorts
+    before run-2 there, and the report's bootstrap intervals depend on the
+    order of the runs they resample."""
+    name = os.path.basename(os.path.dirname(path))
+    m = re.fullmatch(r"run-(\d+)(?:-void(\d+))?", name)
+    if m is None:
+        return (math.inf, math.inf, name)
+    return (int(m.group(1)), int(m.group(2)) if m.group(2) else math.inf, name)
+
+
 def read_stored_runs(directory, scenario):
     """A repeated run's stored attempts of one scenario, judged as the
     bench judges them now: (standing, attempts), the summaries of the
     attempts that stand (<scenario>/run-<r>, failed or void ones too) and
-    of every attempt (with the retried run-<r>-void<a>), in file order.
+    of every attempt (with the retried run-<r>-void<a>), in the order the
+    bench made them (stored_run_order()).
     Raises ValueError naming a summary that cannot be read."""
     standing, attempts = [], []
     pattern = os.path.join(directory, scenario.name, "run-*", "summary.json")
-    for path in sorted(glob.glob(pattern)):
+    for path in sorted(glob.glob(pattern), key=stored_run_order):
         try:
             with open(path) as f:
                 summary = json.load(f)

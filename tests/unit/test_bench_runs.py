@@ -1584,3 +1584,21 @@ def test_ladder_restarts_fails_on_unreadable_runs(tmp_path, capsys):
     (tmp_path / "kernel/run-1/kthreads_cpu.csv").unlink()
     assert mod.main([str(tmp_path)]) == 2
     assert "ladder-restarts: error:" in capsys.readouterr().err
+
+
+def test_stored_runs_are_read_in_the_order_the_bench_made_them(tmp_path):
+    # The bootstrap intervals of a rewritten report depend on the order of
+    # the runs they resample: it must be the bench's (run 2 before run 10,
+    # a run's retried attempts before the one that stands), not the names'.
+    scenario = scenarios.BY_NAME["pcompact"]
+    made = ["run-1", "run-2-void1", "run-2", "run-3", "run-9", "run-10-void1",
+            "run-10-void2", "run-10", "run-11"]
+    for position, name in enumerate(made, 1):
+        d = tmp_path / "pcompact" / name
+        d.mkdir(parents=True)
+        (d / "summary.json").write_text(json.dumps(
+            {"scenario": "pcompact", "name": name, "position": position, "void": []}))
+    from benchlib import report
+    standing, attempts = report.read_stored_runs(str(tmp_path), scenario)
+    assert [s["name"] for s in attempts] == made
+    assert [s["name"] for s in standing] == [n for n in made if "void" not in n]
