@@ -1576,6 +1576,28 @@ def test_ladder_restarts_classifies_the_restarts(tmp_path, capsys):
     assert "kernel, wall boots (void): 1 runs, 3 restarts" in capsys.readouterr().out
 
 
+def test_ladder_restarts_a_kcompactd_reset_serves_nothing_and_leaves_the_top():
+    # kcompactd's success traces defer_reset without alloc_success: the
+    # ladder stays at its top, so the stream's next compaction restarts too,
+    # and the zone has served no allocation yet.
+    mod = load_script("ladder-restarts")
+    z0 = Z0[0]
+    trace = "".join([
+        _end(33.80, 900, z0, 0x2000, 0x5fe00, Z0[1], "sync", "success"),
+        _defer(33.8001, 900, "defer_reset", 0, 0, 1),
+        _defer(33.90, 900, "deferred", 0, 63, 64),
+        _end(33.91, 42, z0, 0x2200, 0x5fe00, Z0[1], "sync", "success"),
+        _defer(33.9101, 42, "defer_reset", 0, 64, 64),
+        _end(33.92, 900, z0, 0x30800, 0x307ff, Z0[1], "sync", "partial_skipped"),
+        _defer(33.9201, 900, "defer_compaction", 0, 0, 64),
+    ])
+    records = mod.parse.trace_records(trace, 0.0, 100.0)
+    rows = mod.ladder_restarts(records, 33.7, 34.5, {42: "kcompactd0"})
+    assert [(r["thread"], r["outcome"], r["zone_then"]) for r in rows] == [
+        ("kcompactd0", "served", "defer_compaction"),
+        ("direct", "failed_at_middle", "defer_compaction")]
+
+
 def test_ladder_restarts_fails_on_unreadable_runs(tmp_path, capsys):
     mod = load_script("ladder-restarts")
     assert mod.main([str(tmp_path)]) == 2
