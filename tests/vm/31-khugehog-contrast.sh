@@ -11,6 +11,8 @@ TIMEOUT=300
 
 echo 0 > /proc/sys/vm/compaction_proactiveness
 start_frag
+# 7.3's per-cpu lists hold up to 100 of the blocks frag freed whole.
+drain_pcp_lists || note "per-cpu lists still hold $(pcp_pages) pages"
 run_khugehog() {
 	free0=$(free_blocks_at_least 9)
 	stalls0=$(vmstat compact_stall)
@@ -20,17 +22,22 @@ run_khugehog() {
 	p50=$(awk '$1 == "p50_us" { print $2 }' /proc/khugehog/summary)
 	mean=$(awk '$1 == "mean_us" { print $2 }' /proc/khugehog/summary)
 	stalls=$(( $(vmstat compact_stall) - stalls0 ))
+	# The blocks khugehog found whole at its start, on the buddy lists or
+	# held on the per-cpu lists (7.3 undrained: 93 of them, 51523 pages on
+	# the lists), which a drain gives back without compaction.
+	ready=$(awk '$1 == "whole_blocks_start" || $1 == "held_blocks_start" { n += $2 }
+		END { print n + 0 }' /proc/khugehog/summary)
 	rmmod khugehog || fail "rmmod khugehog"
 	[ "$count" -gt 0 ] || fail "khugehog allocated nothing"
 }
 run_khugehog
-note "fragmented: $count hugepages, $free0 free 2 MB blocks before, $stalls direct compaction stalls, p50 ${p50} us, mean ${mean} us"
+note "fragmented: $count hugepages, $free0 free 2 MB blocks before ($ready whole or held on the per-cpu lists at khugehog's start), $stalls direct compaction stalls, p50 ${p50} us, mean ${mean} us"
 frag_p50=$p50
 # frag leaves its margin free: the allocations beyond those blocks need
 # compaction, and most of them stall in it.
-[ "$count" -gt "$free0" ] || fail "frag left $free0 free 2 MB blocks: not fragmented"
-[ $((stalls * 2)) -ge $((count - free0)) ] ||
-	fail "only $stalls stalls for $((count - free0)) hugepages beyond the free blocks"
+[ "$count" -gt "$ready" ] || fail "frag left $ready free 2 MB blocks: not fragmented"
+[ $((stalls * 2)) -ge $((count - ready)) ] ||
+	fail "only $stalls stalls for $((count - ready)) hugepages beyond the $ready whole blocks"
 
 # The memory khugehog gave back is whole 2 MB blocks again: fragment anew.
 stop_frag || fail "frag exit"
