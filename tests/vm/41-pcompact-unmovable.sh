@@ -15,6 +15,9 @@ TRACE=/sys/kernel/tracing
 load_and_defer() {
 	insmod /pc/module/pcompact.ko proactiveness=40 "$@" enabled=0 ||
 		fail "insmod pcompact $*"
+	# The scores read below are the threads' first samples' at the least.
+	missing=$(wait_score_samples 10 $(nodes_with_memory)) ||
+		fail "node $missing: no score sample within 10 s of loading"
 	# Switched on only once the deferral event is traced, so none is missed.
 	echo > $TRACE/trace
 	echo 1 > $TRACE/events/pcompact/pcompact_defer/enable ||

@@ -14,7 +14,7 @@ cpu_node=$(ls -d /sys/devices/system/cpu/cpu0/node[0-9]*) || fail "no node for C
 nid=${cpu_node##*node}
 modprobe zram num_devices=1 || fail "modprobe zram"
 echo 256M > /sys/block/zram0/disksize || fail "zram disksize"
-# Sample every 20 ms, so the score read below is from after frag's exit.
+# Sample every 20 ms: the score read below is from a sample after frag's exit.
 insmod /pc/module/pcompact.ko enabled=0 engine=contig interval_ms=20 || fail "insmod"
 start_frag
 # Random data does not compress: one zsmalloc page per 4 KB written, taken
@@ -25,6 +25,8 @@ sum_before=$(dd if=/dev/zram0 bs=1M count=$ZRAM_MB iflag=direct 2>/dev/null | md
 stop_frag || fail "frag exit"
 drain_pcp_lists || note "per-cpu lists still hold $(pcp_pages) pages"
 note "zram mm_stat: $(cat /sys/block/zram0/mm_stat)"
+missing=$(wait_score_samples 10 $nid) ||
+	fail "node $missing: no score sample within 10 s of frag's exit"
 score=$(node_stat $nid score)
 [ "$score" -ge 25 ] || fail "zram's pages left node $nid at score $score only (want 25 or more)"
 # Half the score: what is left to do is clearly pcompact's.

@@ -18,7 +18,9 @@ check_binding() {
 			want=$(cat /sys/devices/system/node/node$nid/cpulist)
 			[ -n "$want" ] || want=$ALL
 		fi
-		[ "$(cpus_allowed $pid)" = "$want" ] ||
+		# A thread binds itself as it starts (after kthread() bound it to
+		# its node on 6.14+): a thread just started may not have yet.
+		wait_for "[ \"\$(cpus_allowed $pid)\" = $want ]" 10 ||
 			fail "$2: pcompactd$nid may run on CPUs $(cpus_allowed $pid), want $want"
 	done
 }

@@ -60,24 +60,54 @@ round_ends() {
 }
 
 # Quota: three rounds per node, each cut at its deadline long before the
-# target.
+# target.  A round's elapsed time is the guest's clock, which runs on while
+# a loaded host holds the vCPU back: a node with one round over the bound
+# is measured again, and fails only if another round overruns (a build that
+# ignores the quota overruns in every round).
 echo 100 > $PC_PARAM/quota_ms || fail "quota_ms 100"
 set_wmarks 10 15
-echo > $TRACE/trace
-echo 1 > $END_EVENT/enable
-echo 1 > $PC_PARAM/enabled
+quota_rounds() {
+	echo > $TRACE/trace
+	echo 1 > $END_EVENT/enable
+	echo 1 > $PC_PARAM/enabled
+	for nid in $1; do
+		wait_for "[ \$(round_ends $nid elapsed_ns | wc -l) -ge 3 ] ||
+			  [ \$(node_stat $nid score) -le 10 ]" 120 ||
+			fail "node $nid: fewer than 3 rounds in 120 s: $(node_summary $nid)"
+	done
+	echo 0 > $PC_PARAM/enabled
+}
+# over_quota NID: how many of the node's traced rounds ran past QUOTA_MAX_NS.
+over_quota() {
+	round_ends $1 elapsed_ns | awk -v max=$QUOTA_MAX_NS '$1 > max { n++ } END { print n + 0 }'
+}
+# quota_report NID WHAT: note the node's traced rounds; sets rounds and over.
+quota_report() {
+	rounds=$(round_ends $1 elapsed_ns | wc -l)
+	took=$(round_ends $1 elapsed_ns | sort -n | tail -n 1)
+	over=$(over_quota $1)
+	note "$2: node $1 rounds $rounds, longest $((${took:-0} / 1000000)) ms, $over over $((QUOTA_MAX_NS / 1000000)) ms, score $(node_stat $1 score)"
+}
+quota_rounds "$ABOVE"
+again=""
 for nid in $ABOVE; do
-	wait_for "[ \$(round_ends $nid elapsed_ns | wc -l) -ge 3 ] ||
-		  [ \$(node_stat $nid score) -le 10 ]" 120 ||
-		fail "node $nid: fewer than 3 rounds in 120 s: $(node_summary $nid)"
+	quota_report $nid quota
+	# One overrun among three rounds or more is measured again.
+	if [ "$over" -gt 1 ] || { [ "$over" = 1 ] && [ "$rounds" -lt 3 ]; }; then
+		fail "node $nid: $over of $rounds rounds over $((QUOTA_MAX_NS / 1000000)) ms with a quota of 50 ms per round"
+	fi
+	[ "$over" = 0 ] || again="$again $nid"
 done
-echo 0 > $PC_PARAM/enabled
-for nid in $ABOVE; do
-	took=$(round_ends $nid elapsed_ns | sort -n | tail -n 1)
-	note "quota: node $nid rounds $(round_ends $nid elapsed_ns | wc -l), longest $((took / 1000000)) ms, score $(node_stat $nid score)"
-	[ "$took" -le $QUOTA_MAX_NS ] ||
-		fail "node $nid: a round of $((took / 1000000)) ms with a quota of 50 ms per round"
-done
+if [ -n "$again" ]; then
+	note "node(s)$again: one round over $((QUOTA_MAX_NS / 1000000)) ms; measuring three more"
+	quota_rounds "$again"
+	for nid in $again; do
+		quota_report $nid "quota again"
+		[ "$rounds" -gt 0 ] || fail "node $nid: a round over $((QUOTA_MAX_NS / 1000000)) ms, and no round left to measure again"
+		[ "$over" = 0 ] ||
+			fail "node $nid: a round over $((QUOTA_MAX_NS / 1000000)) ms with a quota of 50 ms per round, measured twice"
+	done
+fi
 
 # Target: thresholds TARGET_LOW / TARGET_LOW + 5, no quota.  The quota
 # rounds did a few hundred ms of work, which leaves a node anywhere from 93

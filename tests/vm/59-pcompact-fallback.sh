@@ -106,13 +106,32 @@ stop_frag || fail "frag (3/4 kept) exit status $?"
 # A quarter in use, within the quota.
 fragment 10 15 --verify
 echo 100 > $PC_PARAM/quota_ms || fail "quota_ms 100"
+# A round's elapsed time is the guest's clock, which runs on while a loaded
+# host holds the vCPU back: one round over the bound is measured again, and
+# only another overrun fails (a build that ignores the quota overruns in
+# every round).
+over_quota() {
+	round_ends $1 elapsed_ns | awk -v max=$QUOTA_MAX_NS '$1 > max { n++ } END { print n + 0 }'
+}
+quota_overruns() {
+	overruns=0
+	for nid in $ABOVE; do
+		took=$(round_ends $nid elapsed_ns | sort -n | tail -n 1)
+		note "quota$1: node $nid rounds $(round_ends $nid elapsed_ns | wc -l), longest $((took / 1000000)) ms, blocks freed $(round_ends $nid blocks_freed | tr '\n' ' ')"
+		overruns=$((overruns + $(over_quota $nid)))
+	done
+}
 run_until 3 rounds
-for nid in $ABOVE; do
-	took=$(round_ends $nid elapsed_ns | sort -n | tail -n 1)
-	note "quota: node $nid rounds $(round_ends $nid elapsed_ns | wc -l), longest $((took / 1000000)) ms, blocks freed $(round_ends $nid blocks_freed | tr '\n' ' ')"
-	[ "$took" -le $QUOTA_MAX_NS ] ||
-		fail "node $nid: a fallback round of $((took / 1000000)) ms with a quota of 50 ms per round"
-done
+quota_overruns ""
+[ "$overruns" -le 1 ] ||
+	fail "$overruns fallback rounds over $((QUOTA_MAX_NS / 1000000)) ms with a quota of 50 ms per round"
+if [ "$overruns" = 1 ]; then
+	note "one round over $((QUOTA_MAX_NS / 1000000)) ms; measuring three more per node"
+	run_until 3 rounds
+	quota_overruns " again"
+	[ "$overruns" = 0 ] ||
+		fail "a fallback round over $((QUOTA_MAX_NS / 1000000)) ms with a quota of 50 ms per round, measured twice"
+fi
 verify_frag "quota"
 
 # Without a quota, to the target.
