@@ -53,12 +53,6 @@ start_frag --verify
 fragmented_nodes 70
 trap 'cleanup 2>/dev/null' EXIT
 
-# round_ends NID FIELD: that field of the node's traced round ends, one a line.
-round_ends() {
-	grep "pcompact_round_end: nid=$1 " $TRACE/trace |
-		sed -n "s/.* $2=\([0-9]*\).*/\1/p"
-}
-
 # Quota: three rounds per node, each cut at its deadline long before the
 # target.  A round's elapsed time is the guest's clock, which runs on while
 # a loaded host holds the vCPU back: a node with one round over the bound
@@ -77,15 +71,11 @@ quota_rounds() {
 	done
 	echo 0 > $PC_PARAM/enabled
 }
-# over_quota NID: how many of the node's traced rounds ran past QUOTA_MAX_NS.
-over_quota() {
-	round_ends $1 elapsed_ns | awk -v max=$QUOTA_MAX_NS '$1 > max { n++ } END { print n + 0 }'
-}
 # quota_report NID WHAT: note the node's traced rounds; sets rounds and over.
 quota_report() {
 	rounds=$(round_ends $1 elapsed_ns | wc -l)
 	took=$(round_ends $1 elapsed_ns | sort -n | tail -n 1)
-	over=$(over_quota $1)
+	over=$(rounds_over $1 $QUOTA_MAX_NS)
 	note "$2: node $1 rounds $rounds, longest $((${took:-0} / 1000000)) ms, $over over $((QUOTA_MAX_NS / 1000000)) ms, score $(node_stat $1 score)"
 }
 quota_rounds "$ABOVE"

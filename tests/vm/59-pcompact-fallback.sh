@@ -78,12 +78,6 @@ run_until() {
 	echo 0 > $END_EVENT/enable
 }
 
-# round_ends NID FIELD: that field of the node's traced round ends, one a line.
-round_ends() {
-	grep "pcompact_round_end: nid=$1 " $TRACE/trace |
-		sed -n "s/.* $2=\([0-9]*\).*/\1/p"
-}
-
 # Three quarters of frag's blocks in use: the fallback may empty only the
 # blocks frag left lighter (at most half in use), and then defers.  Low
 # thresholds (10/15): a node never leaves work for a block or two freed.
@@ -110,15 +104,12 @@ echo 100 > $PC_PARAM/quota_ms || fail "quota_ms 100"
 # host holds the vCPU back: one round over the bound is measured again, and
 # only another overrun fails (a build that ignores the quota overruns in
 # every round).
-over_quota() {
-	round_ends $1 elapsed_ns | awk -v max=$QUOTA_MAX_NS '$1 > max { n++ } END { print n + 0 }'
-}
 quota_overruns() {
 	overruns=0
 	for nid in $ABOVE; do
 		took=$(round_ends $nid elapsed_ns | sort -n | tail -n 1)
 		note "quota$1: node $nid rounds $(round_ends $nid elapsed_ns | wc -l), longest $((took / 1000000)) ms, blocks freed $(round_ends $nid blocks_freed | tr '\n' ' ')"
-		overruns=$((overruns + $(over_quota $nid)))
+		overruns=$((overruns + $(rounds_over $nid $QUOTA_MAX_NS)))
 	done
 }
 run_until 3 rounds

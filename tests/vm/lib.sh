@@ -500,6 +500,18 @@ wait_score_samples() {
 	echo 0 > $_ws_event
 }
 
+# round_ends NID FIELD: that field of the node's traced pcompact_round_end
+# events in /sys/kernel/tracing/trace, one a line.
+round_ends() {
+	grep "pcompact_round_end: nid=$1 " /sys/kernel/tracing/trace |
+		sed -n "s/.* $2=\([0-9]*\).*/\1/p"
+}
+
+# rounds_over NID MAX_NS: how many of the node's traced rounds lasted over MAX_NS.
+rounds_over() {
+	round_ends $1 elapsed_ns | awk -v max=$2 '$1 > max { n++ } END { print n + 0 }'
+}
+
 # kernel_calls: the kernel compactions pcompactd ran (mm_compaction_end
 # lines of its threads in /sys/kernel/tracing/trace), 0 without one.
 kernel_calls() {
