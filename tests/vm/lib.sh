@@ -460,13 +460,16 @@ fragment_anew() {
 # pcompact found at or below its high threshold, and so never compacted (the
 # kernel lowered its score after fragmented_nodes read it), leaves ABOVE with
 # a note; the test fails when no node is left.
+# Deferrals and rounds count from what compaction_marks noted, else from 0
+# (a module loaded afresh).
 wait_compaction_end() {
-	wait_for "[ \$(node_stat $1 score) -le $2 ] || [ \$(node_stat $1 deferrals) -ge 1 ] ||
+	eval "_wce_deferrals=\${_wce_deferrals_$1:-0} _wce_rounds=\${_wce_rounds_$1:-0}"
+	wait_for "[ \$(node_stat $1 score) -le $2 ] || [ \$(node_stat $1 deferrals) -gt $_wce_deferrals ] ||
 		  [ \$(node_stat $1 state) = idle ]" "${3:-300}" || {
 		engine_dump "$1"
 		fail "node $1: compaction did not end in ${3:-300} s (low $2): $(node_summary "$1")"
 	}
-	[ "$(node_stat "$1" rounds)" = 0 ] || return 0
+	[ "$(node_stat "$1" rounds)" = "$_wce_rounds" ] || return 0
 	note "node $1 was at or below the high threshold when pcompact looked: $(node_summary "$1")"
 	ABOVE=$(echo " $ABOVE " | sed "s/ $1 / /; s/^ *//; s/ *$//")
 	[ -n "$ABOVE" ] || fail "no node was left above the high threshold to compact"
@@ -520,10 +523,25 @@ kernel_calls() {
 	grep -c -E -- "-($_kc_pids) +\[[0-9]+\].* mm_compaction_end:" /sys/kernel/tracing/trace
 }
 
+# compaction_marks [--clear]: note each node's deferrals and rounds, from
+# which wait_compaction_end then counts (a test that compacts more than once
+# with one module loaded, 69: a deferral of the phase before must not end
+# the next); --clear forgets them.
+compaction_marks() {
+	for _cm_n in $(nodes_with_memory); do
+		if [ "$1" = --clear ]; then
+			unset "_wce_deferrals_$_cm_n" "_wce_rounds_$_cm_n"
+		else
+			eval "_wce_deferrals_$_cm_n=$(node_stat $_cm_n deferrals) _wce_rounds_$_cm_n=$(node_stat $_cm_n rounds)"
+		fi
+	done
+}
+
 # compact_traced EVENT...: trace the events (SUBSYSTEM/NAME under
 # /sys/kernel/tracing/events) from an empty buffer while pcompact compacts:
 # switch it on, wait until every node of ABOVE ends its compaction, switch
-# it off.  The events stay in /sys/kernel/tracing/trace for the caller.
+# it off and wait for the rounds in flight to end.  The events stay in
+# /sys/kernel/tracing/trace for the caller.
 compact_traced() {
 	_ct_t=/sys/kernel/tracing
 	echo 0 > $_ct_t/tracing_on
@@ -532,11 +550,19 @@ compact_traced() {
 		echo 1 > "$_ct_t/events/$_ct_event/enable" || fail "no $_ct_event event"
 	done
 	echo 1 > $_ct_t/tracing_on
+	compaction_marks
 	echo Y > $PC_PARAM/enabled || fail "cannot switch pcompact on"
 	for nid in $ABOVE; do
 		wait_compaction_end $nid $LOW
 	done
 	echo N > $PC_PARAM/enabled
+	compaction_marks --clear
+	# A round still running publishes its counters when it ends.
+	for _ct_n in $(nodes_with_memory); do
+		[ "$(node_stat $_ct_n running)" = 1 ] || continue
+		wait_for "[ \$(node_stat $_ct_n state) = disabled ]" 60 ||
+			fail "node $_ct_n: still $(node_stat $_ct_n state) 60 s after enabled=N"
+	done
 	for _ct_event in "$@"; do
 		echo 0 > "$_ct_t/events/$_ct_event/enable"
 	done
