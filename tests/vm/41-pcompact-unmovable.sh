@@ -38,9 +38,12 @@ load_and_defer() {
 # saying why: nothing left to empty, or no block emptied and no lower score.
 check_defer_trace() {
 	for nid in $nodes; do
+		# A deferral can land between the two reads: the counter and
+		# the event agree once it is over.
+		wait_for "[ \$(grep -c 'pcompact_defer: nid=$nid ' $TRACE/trace) -eq \$(node_stat $nid deferrals) ]" 5 ||
+			fail "node $nid: $(node_stat $nid deferrals) deferrals, trace:" \
+				"$(grep "pcompact_defer: nid=$nid " $TRACE/trace)"
 		lines=$(grep "pcompact_defer: nid=$nid " $TRACE/trace)
-		[ "$(echo "$lines" | grep -c .)" -eq "$(node_stat $nid deferrals)" ] ||
-			fail "node $nid: $(node_stat $nid deferrals) deferrals, trace: $lines"
 		echo "$lines" | awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
 			if (v["exhausted"] != 1 && !(v["blocks_emptied"] == 0 &&
 			    v["score_after"] + 0 >= v["score_before"] + 0)) bad = 1 }

@@ -60,6 +60,8 @@ echo 3000 > $PC_PARAM/reserve_ms || fail "reserve_ms 3000"
 demand_phase "reserve_ms 3000"
 [ "$(node_stat 0 reserve_rounds)" -gt 0 ] ||
 	fail "no round started for the reserve (reserve $(node_stat 0 reserve), free_blocks $(node_stat 0 free_blocks))"
+# A round begun by the last samples counts what it freed when it ends.
+wait_for "[ \$(node_stat 0 blocks_freed) -gt 0 ] || [ \$(node_stat 0 state) != compacting ]" 60
 [ "$(node_stat 0 blocks_freed)" -gt 0 ] || fail "reserve rounds freed no block: $(node_summary 0)"
 
 echo 0 > $SCORE_EVENT/enable

@@ -138,14 +138,15 @@ note "target: low threshold $TARGET_LOW, floor $FLOOR, nodes$ABOVE"
 echo 0 > $PC_PARAM/quota_ms
 set_wmarks $TARGET_LOW $((TARGET_LOW + 5))
 echo > $TRACE/trace
-echo 1 > $PC_PARAM/enabled
 # The end of this phase's compaction: the node idle (its last round reached
 # the target; the state changes after the round's trace event), a round
 # that did not lower the score (deferred), or one the headroom stopped
 # (not deferred, as it lacked memory, not blocks).  Disabling pcompact
-# before then would end a round early.
+# before then would end a round early.  Counted from before enabling: a
+# headroom stop at a round's start is over at once.
 deferrals_at=$(node_counters deferrals)
 headroom_stops_at=$(node_counters headroom_stops)
+echo 1 > $PC_PARAM/enabled
 # cut_short NID: a round of the node's deferred or was stopped by the
 # headroom in this phase, so its rounds did not end by reaching the target.
 cut_short() {
