@@ -1272,20 +1272,25 @@ def test_stream_start_supply_keeps_zeroing_boots_apart():
 
 
 def _pool_bench(root, name, means, release="6.12.117+deb12-amd64", command_tail="",
-                void=(), failed=()):
+                void=(), failed=(), option_means=None):
     """A bench directory as scripts/bench leaves it: run.json and the
-    summary of each run, kernel at 1000 us and pcompact at means[i]."""
+    summary of each run, kernel at 1000 us and pcompact at means[i]; with
+    option_means, pcompact-afterfallback at option_means[i] too."""
     d = root / name / release
     ctx = {"release": release, "vm": "3072 MiB, 2 NUMA nodes, 2 CPUs, tcg",
            "guest_cmdline": "console=ttyS0 init_on_alloc=0", "init_on_alloc": "0",
            "frag_args": "", "idle_s": 10.0, "observe_s": 45, "head_start_rule": 2,
            "host": False, "quick": False, "enforce_validity": True, "runs": len(means),
-           "order": ["kernel", "pcompact"], "source": "0" * 12, "date": "2026-11-29",
+           "order": ["kernel", "pcompact"] + (["pcompact-afterfallback"] if option_means else []),
+           "source": "0" * 12, "date": "2026-11-29",
            "command": f"scripts/bench --kernel 6.12 --runs {len(means)} --out results/{name}"
                       f"{command_tail}"}
     d.mkdir(parents=True)
     (d / "run.json").write_text(json.dumps(ctx))
-    for scenario, values in (("kernel", [1000.0] * len(means)), ("pcompact", means)):
+    sides = [("kernel", [1000.0] * len(means)), ("pcompact", means)]
+    if option_means:
+        sides.append(("pcompact-afterfallback", option_means))
+    for scenario, values in sides:
         for r, mean in enumerate(values, 1):
             run = d / scenario / f"run-{r}"
             run.mkdir(parents=True)
@@ -1325,6 +1330,34 @@ def test_bench_pool(tmp_path, capsys):
     assert [bench["runs"] for bench in pool["benches"]] == [{"kernel": 5, "pcompact": 5}] * 2
     assert "| pcompact mean <= 0.7 x kernel mean (issue 13) | 0.645 x" in \
         (done / "README.md").read_text()
+    capsys.readouterr()
+
+
+def test_bench_pool_compares_options(tmp_path, capsys):
+    mod = load_script("bench-pool")
+    a = _pool_bench(tmp_path, "a", [600.0, 650.0, 700.0, 640.0, 660.0],
+                    option_means=[900.0, 950.0, 1000.0, 920.0, 980.0])
+    b = _pool_bench(tmp_path, "b", [620.0, 660.0, 630.0, 610.0, 670.0],
+                    option_means=[940.0, 910.0, 960.0, 990.0, 930.0])
+    # Bench a's own verdict, shown beside the pooled one.
+    (tmp_path / "a" / "6.12.117+deb12-amd64" / "options.json").write_text(json.dumps(
+        [{"option": "pcompact-afterfallback", "metric": "mean", "verdict": "worse",
+          "estimate": 1.44, "lo": 1.3, "hi": 1.6}]))
+    out = tmp_path / "pool"
+    assert mod.main(["--out", str(out), a, b]) == 0
+    done = out / "6.12.117+deb12-amd64"
+    options = {(o["option"], o["metric"]): o
+               for o in json.loads((done / "options.json").read_text())}
+    mean = options[("pcompact-afterfallback", "mean")]
+    # Ten runs a side: the ratio of the medians of all ten.
+    assert mean["n"] == "10/10"
+    assert mean["estimate"] == pytest.approx(945.0 / 645.0)
+    assert mean["verdict"] == "worse"
+    text = (done / "README.md").read_text()
+    assert "## Options against plain pcompact" in text
+    row = next(line for line in text.splitlines()
+               if line.startswith("| pcompact-afterfallback | mean |"))
+    assert row.endswith("| worse: 1.44 [1.3, 1.6] | n/a |")
     capsys.readouterr()
 
 
