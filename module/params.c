@@ -238,7 +238,9 @@ MODULE_PARM_DESC(progress_when_stalled,
  * 1-node streams stopped early in 10 of 10, the option's in 2 of 7
  * (results/phys-1x2/, results/phys-1x2b/), but over every boot of the
  * default layout (results/afterfallback-itt-*, 6.1 and 6.12, 1 and 2
- * nodes) it acted in 1-5 of 10 and settled no gain in latency or yield.
+ * nodes) it acted in 1-5 of 10 and settled no gain in latency or yield;
+ * its two 6.12 1-node benches pooled settle its mean worse, 1.28x
+ * (results/afterfallback-itt-pool/).
  */
 bool pcompact_contig_after_fallback;
 
