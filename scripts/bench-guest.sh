@@ -464,6 +464,44 @@ stream_trace_save() {
 	SEND_EXTRA="$SEND_EXTRA stream_trace.txt=$TMP/$W.stream_trace"
 }
 
+# With BENCH_TRACE_STREAM=1, each pageblock's page flags at the stream's
+# end (/proc/kpageflags: KPF_LRU bit 5, KPF_BUDDY bit 10), for the deferral
+# ladder's restart: __reset_isolation_pfn() samples every 8th page of a block
+# from its start, an LRU page making it a migration source and a free buddy
+# head a target.  Per block with either: its first PFN, the sampled LRU pages
+# and buddy heads, and those among all its pages.  The mechanism is switched
+# off first, so that the map is the state the stream ended in (its counters
+# were snapshot at the stream's end).
+block_flags_save() {
+	[ "${BENCH_TRACE_STREAM:-0}" = 1 ] && [ -r /proc/kpageflags ] || return 0
+	case "$MECH" in
+	sysctl) echo 0 > /proc/sys/vm/compaction_proactiveness ;;
+	module) echo N > /sys/module/pcompact/parameters/enabled ;;
+	esac
+	# One line of 8 flag words per 8 pages: the first is the sampled one.
+	od -An -v -tx8 -w64 /proc/kpageflags | awk '
+		function bit(word, digit, value) {
+			return int((index("0123456789abcdef", substr(word, digit, 1)) - 1) / value) % 2
+		}
+		{
+			b = int((NR - 1) / 64)
+			sl[b] += bit($1, 15, 2)
+			sb[b] += bit($1, 14, 4)
+			for (i = 1; i <= NF; i++) {
+				al[b] += bit($i, 15, 2)
+				ab[b] += bit($i, 14, 4)
+			}
+			last = b
+		}
+		END {
+			print "block_pfn,sampled_lru,sampled_buddy,lru_pages,buddy_heads"
+			for (b = 0; b <= last; b++)
+				if (al[b] + ab[b])
+					printf "%d,%d,%d,%d,%d\n", b * 512, sl[b], sb[b], al[b], ab[b]
+		}' > "$TMP/$W.block_flags" || die "cannot read /proc/kpageflags"
+	SEND_EXTRA="$SEND_EXTRA block_flags.csv=$TMP/$W.block_flags"
+}
+
 mech_on() {
 	stream_trace_on
 	mark mech_on
@@ -560,6 +598,7 @@ workload_khugehog() {
 	$ALLOC_PIN /sbin/insmod "$KHH_KO" $_khh_args || die "insmod khugehog.ko $_khh_args failed"
 	end_allocation
 	stream_trace_save
+	block_flags_save
 	mark map_after
 	frag_map_after
 	cp /proc/khugehog/summary "$TMP/khh.summary"
@@ -776,8 +815,10 @@ send_environment() {
 		echo "sample_s $SAMPLE_S"
 		echo "module_switch enabled"
 	} > "$TMP/env"
-	# Only the lines the score needs: zone headers and present pages.
-	awk '/^Node/ || $1 == "present" || $1 == "managed" || $1 == "spanned" { print }' \
+	# The lines the score needs (zone headers and present pages) and where
+	# each zone starts (scripts/reset-walk).
+	awk '/^Node/ || $1 == "present" || $1 == "managed" || $1 == "spanned" ||
+		$1 == "start_pfn:" { print }' \
 		/proc/zoneinfo > "$TMP/zones"
 	send env.txt "$TMP/env"
 	send zones.txt "$TMP/zones"

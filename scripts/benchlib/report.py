@@ -366,6 +366,8 @@ def build_workload(scenario, files, w, present):
             traced = parse.stream_trace(files[f"{w}/stream_trace.txt"],
                                         ev["alloc_start"], ev["alloc_end"])
             summary["stream_trace"] = {key: traced.get(key, 0) for key in STREAM_TRACE_ROWS}
+        if f"{w}/block_flags.csv" in files:
+            out_files[prefix + "block_flags.csv"] = files[f"{w}/block_flags.csv"]
         attempts = [line.split(",") for line in samples_csv.splitlines()[1:] if line.strip()]
         good = [f for f in attempts if f[5].strip() == "1"]
         ok = [int(f[2]) for f in good]
@@ -1216,6 +1218,9 @@ def readme(ctx, summaries, order, plots, targets, runs_md=None):
              "`buddyinfo_after.txt`, `pagetypeinfo_<snapshot>.txt` (before, start of the "
              "stream, after; newer runs), `vmstat_delta.csv`, `kthreads_cpu.csv`, `events.csv`, "
              "`map_before.csv` / `map_after.csv` (frag's pages per 2 MB physical region); "
+             "with `--trace-stream`, `stream_trace.txt` and `block_flags.csv` (each pageblock's "
+             "LRU pages and free buddy heads at the stream's end, every 8th page sampled as "
+             "the kernel's skip-mark reset does, and all of them); "
              "the THP touch: the same with the prefix `thp_` plus `thp_touch.json`; the "
              "unmovable case: prefix `pin_` (`pin_vmstat_delta_observe.csv` covers the "
              "watching, `pin_vmstat_delta_thp.csv` the touch). Failed scenarios: "

@@ -1657,3 +1657,76 @@ def test_stored_runs_are_read_in_the_order_the_bench_made_them(tmp_path):
     standing, attempts = report.read_stored_runs(str(tmp_path), scenario)
     assert [s["name"] for s in attempts] == made
     assert [s["name"] for s in standing] == [n for n in made if "void" not in n]
+
+
+# --- scripts/reset-walk ------------------------------------------------------
+
+RESET_ZONES = """Node 0, zone      DMA
+        spanned  4095
+        present  3998
+  start_pfn:           1
+Node 0, zone    DMA32
+        spanned  8192
+        present  8192
+  start_pfn:           4096
+Node 0, zone   Normal
+        spanned  0
+        present  0
+"""
+
+
+def test_reset_walk_zones():
+    mod = load_script("reset-walk")
+    assert mod.parse_zones(RESET_ZONES) == [
+        {"node": 0, "zone": "DMA", "start": 1, "end": 4096},
+        {"node": 0, "zone": "DMA32", "start": 4096, "end": 12288}]
+    # Runs from before zones.txt had start_pfn lines: nothing to walk.
+    assert mod.parse_zones("Node 0, zone DMA32\n spanned 8192\n present 8192\n") == []
+
+
+def _flags(sampled_lru=0, sampled_buddy=0, lru_pages=0, buddy_heads=0):
+    return {"sampled_lru": sampled_lru, "sampled_buddy": sampled_buddy,
+            "lru_pages": lru_pages, "buddy_heads": buddy_heads}
+
+
+def test_reset_walk_needs_a_sampled_head_above_the_middle():
+    mod = load_script("reset-walk")
+    start, end = 4096, 4096 + 16 * 512  # 16 blocks, the middle at block 8
+    # A source low down and, above the middle, free pages only off the
+    # sampled offsets (frag's kept pages sit on them): no target, no pair.
+    blocks = {4096 + 512: _flags(sampled_lru=64, lru_pages=128),
+              4096 + 12 * 512: _flags(sampled_lru=64, lru_pages=128, buddy_heads=200),
+              # A sampled free head below the middle is not seen by the free side.
+              4096 + 3 * 512: _flags(sampled_buddy=2, buddy_heads=5)}
+    walk = mod.reset_walk(blocks, start, end)
+    assert (walk["source"], walk["target"], walk["pair"]) == (4096 + 512, None, False)
+    assert walk["middle"] == 4096 + 8 * 512
+    assert (walk["lower_sources"], walk["upper_targets"], walk["upper_free_heads"]) == (1, 0, 1)
+    # One sampled free head in the upper half: the highest such block is the target.
+    blocks[4096 + 10 * 512] = _flags(sampled_buddy=1, buddy_heads=3)
+    blocks[4096 + 14 * 512] = _flags(sampled_buddy=4, buddy_heads=9)
+    walk = mod.reset_walk(blocks, start, end)
+    assert (walk["source"], walk["target"], walk["pair"]) == (4096 + 512, 4096 + 14 * 512, True)
+    assert walk["upper_targets"] == 2
+
+
+def test_reset_walk_main(tmp_path, capsys):
+    mod = load_script("reset-walk")
+    run = tmp_path / "bench" / "pcompact" / "run-1"
+    run.mkdir(parents=True)
+    (run / "zones.txt").write_text(RESET_ZONES)
+    (run / "summary.json").write_text(json.dumps(
+        {"scenario": "pcompact", "khugehog": {"stop_reason": "failures", "count": 261}}))
+    (run / "block_flags.csv").write_text(
+        "block_pfn,sampled_lru,sampled_buddy,lru_pages,buddy_heads\n"
+        f"{4096 + 512},64,0,128,192\n{4096 + 14 * 512},0,1,0,3\n")
+    out = tmp_path / "rows.csv"
+    assert mod.main([str(tmp_path / "bench"), "--csv", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "pcompact failures after 261; node 0 DMA32 [0x1000, 0x3000) middle 0x2000: " \
+           "source 0x1200, target 0x2c00;" in text
+    rows = list(csv.DictReader(out.open()))
+    assert [(r["zone"], r["pair_possible"]) for r in rows] == [("DMA", "0"), ("DMA32", "1")]
+    (run / "block_flags.csv").write_text("pfn,flags\n")
+    assert mod.main([str(tmp_path / "bench")]) == 2
+    assert "header is not" in capsys.readouterr().err
