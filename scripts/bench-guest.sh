@@ -464,20 +464,27 @@ stream_trace_save() {
 	SEND_EXTRA="$SEND_EXTRA stream_trace.txt=$TMP/$W.stream_trace"
 }
 
-# With BENCH_TRACE_STREAM=1, each pageblock's page flags at the stream's
-# end (/proc/kpageflags: KPF_LRU bit 5, KPF_BUDDY bit 10), for the deferral
-# ladder's restart: __reset_isolation_pfn() samples every 8th page of a block
-# from its start, an LRU page making it a migration source and a free buddy
-# head a target.  Per block with either: its first PFN, the sampled LRU pages
-# and buddy heads, and those among all its pages.  The mechanism is switched
-# off first, so that the map is the state the stream ended in (its counters
-# were snapshot at the stream's end).
-block_flags_save() {
-	[ "${BENCH_TRACE_STREAM:-0}" = 1 ] && [ -r /proc/kpageflags ] || return 0
+# With BENCH_BLOCK_FLAGS=1 the mechanism is switched off the moment the
+# stream ends (block_flags_freeze: the stream's last failures came within
+# milliseconds of its zone's last restart), and each pageblock's page flags
+# are then read (/proc/kpageflags: KPF_LRU bit 5, KPF_BUDDY bit 10), for the
+# deferral ladder's restart: __reset_isolation_pfn() samples every 8th page
+# of a block from its start, an LRU page making it a migration source and a
+# free buddy head a target.  Per block with either: its first PFN, the
+# sampled LRU pages and buddy heads, and those among all its pages.  The
+# snapshot after the stream and the second of sampling after it then see
+# the mechanism switched off.
+block_flags_freeze() {
+	[ "${BENCH_BLOCK_FLAGS:-0}" = 1 ] || return 0
 	case "$MECH" in
 	sysctl) echo 0 > /proc/sys/vm/compaction_proactiveness ;;
 	module) echo N > /sys/module/pcompact/parameters/enabled ;;
 	esac
+}
+
+block_flags_save() {
+	[ "${BENCH_BLOCK_FLAGS:-0}" = 1 ] || return 0
+	[ -r /proc/kpageflags ] || die "--block-flags: no /proc/kpageflags"
 	# One line of 8 flag words per 8 pages: the first is the sampled one.
 	od -An -v -tx8 -w64 /proc/kpageflags | awk '
 		function bit(word, digit, value) {
@@ -596,6 +603,7 @@ workload_khugehog() {
 	mark alloc_start
 	# shellcheck disable=SC2086
 	$ALLOC_PIN /sbin/insmod "$KHH_KO" $_khh_args || die "insmod khugehog.ko $_khh_args failed"
+	block_flags_freeze
 	end_allocation
 	stream_trace_save
 	block_flags_save

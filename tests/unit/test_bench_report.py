@@ -271,6 +271,8 @@ def test_guest_environment_and_command():
     assert cmd.endswith(" sh /pc/bench-guest.sh")
     assert "BENCH_KHH_ARGS='gfp=kernel stop_after_failures=100 keep_free_mb=16'" in cmd
     assert env["BENCH_MODULE_ARGS"] == ""
+    assert env["BENCH_BLOCK_FLAGS"] == "0"
+    assert bench.guest_env(bench.parse_args(["--block-flags"]), s, 1024)["BENCH_BLOCK_FLAGS"] == "1"
 
 
 def test_module_args_reach_the_guest():
