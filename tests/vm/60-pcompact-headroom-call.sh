@@ -95,7 +95,7 @@ settle() {
 # before and after the read (for the stop).  Those rounds have ended, their
 # stops counted, once the tenth has begun and the try ends; the tenth can
 # be stopped by the test's own disabling before the headroom check sees
-# what it took (make check of bba47d8, 6.1: free under the stop point, no
+# what it took (CI of 2033e12, 6.1: free under the stop point, no
 # stop counted).
 track() {
 	_tr_round=$(node_stat "$nid" rounds)
