@@ -465,8 +465,8 @@ stream_trace_save() {
 }
 
 # With BENCH_BLOCK_FLAGS=1 the mechanism is switched off the moment the
-# stream ends (block_flags_freeze: the stream's last failures came within
-# milliseconds of its zone's last restart), and each pageblock's page flags
+# stream ends (block_flags_freeze: a stream stopped on failures ends right
+# after its zone's last restart), and each pageblock's page flags
 # are then read (/proc/kpageflags: KPF_LRU bit 5, KPF_BUDDY bit 10), for the
 # deferral ladder's restart: __reset_isolation_pfn() samples every 8th page
 # of a block from its start, an LRU page making it a migration source and a

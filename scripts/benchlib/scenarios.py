@@ -340,6 +340,18 @@ def zeroes_pages(name):
     return name.endswith("-ioa1")
 
 
+def module_options(names):
+    """The scenarios among names that are pcompact with module arguments of
+    their own (options), in names' order."""
+    return [n for n in names if getattr(BY_NAME.get(n), "module_args", "")]
+
+
+def drain_options(names):
+    """The options among names that run the khugehog drain: those compared
+    with plain pcompact on its metrics (scripts/bench, scripts/bench-pool)."""
+    return [n for n in module_options(names) if "khugehog" in BY_NAME[n].workloads]
+
+
 DEFAULT = ["vanilla", "kernel", "pcompact", "manual", "kernel-p80", "pcompact-p80",
            "kernel-unmovable", "pcompact-unmovable"]
 
