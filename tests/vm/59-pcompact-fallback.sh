@@ -71,10 +71,7 @@ run_until() {
 		fail "$stat did not grow by $n on every node in 120 s"
 	}
 	echo 0 > $PC_PARAM/enabled
-	for nid in $ABOVE; do
-		wait_for "[ \$(node_stat $nid state) = disabled ]" 60 ||
-			fail "node $nid: still $(node_stat $nid state) 60 s after enabled=0"
-	done
+	wait_disabled 60 $ABOVE
 	echo 0 > $END_EVENT/enable
 }
 

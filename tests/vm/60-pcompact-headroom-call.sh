@@ -149,8 +149,7 @@ while [ $reached = 0 ] && [ $tries -lt 4 ]; do
 	echo 0 > $PC_PARAM/enabled
 	track
 	# The round in flight counts its stop when it ends.
-	wait_for "[ \$(node_stat $nid state) = disabled ]" 30 ||
-		fail "node $nid still $(node_stat "$nid" state) 30 s after disabling"
+	wait_disabled 30 "$nid"
 	note "try $tries: $(( $(node_stat "$nid" rounds) - rounds0 )) rounds, lowest free $lowest," \
 		"$lowest_in_rounds in the first nine (round $lowest_round)," \
 		"headroom_stops $(( $(node_stat "$nid" headroom_stops) - stops0 )), pages_migrated" \

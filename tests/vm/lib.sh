@@ -523,6 +523,18 @@ kernel_calls() {
 	grep -c -E -- "-($_kc_pids) +\[[0-9]+\].* mm_compaction_end:" /sys/kernel/tracing/trace
 }
 
+# wait_disabled SECS NID...: after enabled=0, wait until each node reads
+# disabled, so that its round in flight has ended and counted what it did
+# (a round counts in rounds as it begins, in the other counters as it ends).
+wait_disabled() {
+	_wd_secs=$1
+	shift
+	for _wd_n in "$@"; do
+		wait_for "[ \$(node_stat $_wd_n state) = disabled ]" "$_wd_secs" ||
+			fail "node $_wd_n: still $(node_stat $_wd_n state) $_wd_secs s after enabled=0"
+	done
+}
+
 # compaction_marks [--clear]: note each node's deferrals and rounds, from
 # which wait_compaction_end then counts (a test that compacts more than once
 # with one module loaded, 69: a deferral of the phase before must not end
@@ -557,12 +569,11 @@ compact_traced() {
 	done
 	echo N > $PC_PARAM/enabled
 	compaction_marks --clear
-	# A round still running publishes its counters when it ends.
+	_ct_running=""
 	for _ct_n in $(nodes_with_memory); do
-		[ "$(node_stat $_ct_n running)" = 1 ] || continue
-		wait_for "[ \$(node_stat $_ct_n state) = disabled ]" 60 ||
-			fail "node $_ct_n: still $(node_stat $_ct_n state) 60 s after enabled=N"
+		[ "$(node_stat $_ct_n running)" = 1 ] && _ct_running="$_ct_running $_ct_n"
 	done
+	wait_disabled 60 $_ct_running
 	for _ct_event in "$@"; do
 		echo 0 > "$_ct_t/events/$_ct_event/enable"
 	done
