@@ -11,6 +11,8 @@
 #include "stats.h"
 
 struct page;
+struct proc_dir_entry;
+struct seq_file;
 
 /**
  * struct khh_node_blocks - a node's free pageblocks, as khh_count_blocks() saw them
@@ -103,5 +105,10 @@ u64 khh_count_blocks(struct khh_node_blocks *out);
 int khh_report_init(void);
 void khh_report_exit(void);
 void khh_report_log(void);
+int khh_map_alloc(void);
+void khh_map_free(void);
+void khh_map_take(void);
+void khh_map_summary(struct seq_file *m);
+int khh_map_proc_init(struct proc_dir_entry *dir);
 
 #endif /* KHUGEHOG_KHUGEHOG_H */

@@ -7,7 +7,8 @@
  * a safety margin, timing each with ktime, then returns, so insmod ends
  * when the run ends.  The pages are held until rmmod so the memory state
  * can be inspected.  The results are in /proc/khugehog/{summary,samples}
- * (report.c) and in the kernel log.
+ * (report.c), with map_at_end=1 also in block_map and zone_compaction
+ * (map.c), and in the kernel log.
  *
  * Pin mode (pin=1) instead leaves 128 unmovable pages at the end of every
  * 2 MB block it can get, which compaction cannot repair.
@@ -75,6 +76,10 @@ MODULE_PARM_DESC(pin, "Pin mode: allocate order-9 GFP_KERNEL blocks, free the fi
 static unsigned int khh_keep_free_mb = 64;
 module_param_named(keep_free_mb, khh_keep_free_mb, uint, 0444);
 MODULE_PARM_DESC(keep_free_mb, "Stop before free memory (the node's with node=N) falls below this many MB plus the zones' (the node's zones') high watermarks, so the rest of the system can still allocate; 0 = no margin, run until allocations fail (default 64)");
+
+static bool khh_map_at_end;
+module_param_named(map_at_end, khh_map_at_end, bool, 0444);
+MODULE_PARM_DESC(map_at_end, "When the run ends, before anything is freed, record each pageblock's migratetype, compaction skip mark and page counts and each zone's compaction scanner positions: /proc/khugehog/block_map and zone_compaction (default 0)");
 
 struct khh_state khh;
 
@@ -150,6 +155,10 @@ static int __init khh_check_params(void)
 			pr_err("free_immediately=1: pin mode holds pages, it cannot free them at once\n");
 			return -EINVAL;
 		}
+	}
+	if (khh_map_at_end && !IS_ENABLED(CONFIG_COMPACTION)) {
+		pr_err("map_at_end=1: this kernel has no compaction (CONFIG_COMPACTION) to map\n");
+		return -EINVAL;
 	}
 	if (khh_keep_free_mb >= ram_mb) {
 		pr_err("keep_free_mb=%u: not less than the %lu MB of RAM\n",
@@ -367,6 +376,8 @@ static void __init khh_run(void)
 	}
 	khh.elapsed_ns = ktime_get_ns() - start;
 	khh.free_pages_end = khh_free_pages();
+	if (khh_map_at_end)
+		khh_map_take();
 }
 
 /*
@@ -390,6 +401,11 @@ static int __init khh_init(void)
 	ret = khh_alloc_records();
 	if (ret)
 		return ret;
+	if (khh_map_at_end) {
+		ret = khh_map_alloc();
+		if (ret)
+			goto free_records;
+	}
 	khh.margin_pages = khh_margin();
 
 	khh_run();
@@ -398,12 +414,16 @@ static int __init khh_init(void)
 	ret = khh_report_init();
 	if (ret) {
 		khh_release_all();
-		kvfree(khh.rec);
-		kvfree(khh.lat);
-		return ret;
+		khh_map_free();
+		goto free_records;
 	}
 	khh_report_log();
 	return 0;
+
+free_records:
+	kvfree(khh.rec);
+	kvfree(khh.lat);
+	return ret;
 }
 
 static void __exit khh_exit(void)
@@ -412,6 +432,7 @@ static void __exit khh_exit(void)
 
 	khh_report_exit();
 	khh_release_all();
+	khh_map_free();
 	kvfree(khh.rec);
 	kvfree(khh.lat);
 	pr_info("freed %llu pages\n", held);

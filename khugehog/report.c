@@ -112,6 +112,7 @@ static int khh_summary_show(struct seq_file *m, void *v)
 	khh_put_us(m, "max_us", khh.st.max);
 	khh_put_us(m, "mean_us", khh.st.mean);
 	khh_put_us(m, "stddev_us", khh.st.stddev);
+	khh_map_summary(m);
 	return 0;
 }
 
@@ -163,7 +164,8 @@ static const struct seq_operations khh_samples_ops = {
 };
 
 /**
- * khh_report_init() - create /proc/khugehog/summary and samples
+ * khh_report_init() - create /proc/khugehog/summary and samples, and
+ * with map_at_end block_map and zone_compaction
  *
  * Call once the run is over: the files read &khh without locking.
  *
@@ -176,7 +178,8 @@ int khh_report_init(void)
 		return -ENOMEM;
 	if (!proc_create_single("summary", 0444, khh_proc_dir,
 				khh_summary_show) ||
-	    !proc_create_seq("samples", 0400, khh_proc_dir, &khh_samples_ops)) {
+	    !proc_create_seq("samples", 0400, khh_proc_dir, &khh_samples_ops) ||
+	    khh_map_proc_init(khh_proc_dir)) {
 		proc_remove(khh_proc_dir);
 		khh_proc_dir = NULL;
 		return -ENOMEM;

@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * map.c - khugehog's pageblock map at the run's end (map_at_end=1)
+ *
+ * A run that stops on a failed allocation stops right after the kernel's
+ * compaction of the zone gave up.  What that compaction saw is gone within
+ * milliseconds: a compaction in flight gives back the free pages it had
+ * isolated, the mechanism under test goes on.  So the map is read here, in
+ * the allocating task, before insmod returns and before anything is freed:
+ * per pageblock its migratetype and compaction skip mark (the free scanner
+ * takes only MIGRATE_MOVABLE blocks as targets; the skip-mark reset of a
+ * deferral-ladder restart samples every 8th page of a block for an LRU page
+ * or a free buddy head), its page counts, and per zone where the compaction
+ * scanners stood.  /proc/khugehog/block_map and zone_compaction show them.
+ * Unlocked reads throughout: a report, not a decision.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ktime.h>
+#include <linux/memory_hotplug.h>
+#include <linux/mm.h>
+#include <linux/mmzone.h>
+#include <linux/nodemask.h>
+#include <linux/page-flags.h>
+#include <linux/page-isolation.h>
+#include <linux/proc_fs.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+
+#include "compat.h"
+#include "khugehog.h"
+
+/* The stride of the skip-mark reset's samples (__reset_isolation_pfn()). */
+#define KHH_RESET_STRIDE	BIT(PAGE_ALLOC_COSTLY_ORDER)
+
+/**
+ * struct khh_block_row - one pageblock of the map
+ * @pfn: the pageblock's first PFN (below its zone's start in a zone's
+ *	first block when the zone is not pageblock-aligned)
+ * @nid: its node
+ * @zone: its zone's index in the node
+ * @migratetype: its pageblock migratetype (MIGRATE_ISOLATE while isolated)
+ * @skip: compaction's skip mark is set
+ * @huge: its first page is in a compound page of pageblock order or more:
+ *	the skip-mark reset passes it over (pageblock_skip_persistent())
+ * @sampled_lru: pages on an LRU among those the reset samples
+ * @sampled_buddy: free buddy heads among those the reset samples
+ * @lru_pages: pages on an LRU in the block
+ * @buddy_pages: pages of the block within free buddies
+ * @loose_pages: free pages off the buddy lists: on a per-CPU list, or
+ *	isolated by a compaction in flight (refcount 0, neither buddy,
+ *	compound, slab nor typed)
+ */
+struct khh_block_row {
+	unsigned long pfn;
+	s16 nid;
+	u8 zone;
+	u8 migratetype;
+	u8 skip;
+	u8 huge;
+	u8 sampled_lru;
+	u8 sampled_buddy;
+	u16 lru_pages;
+	u16 buddy_pages;
+	u16 loose_pages;
+};
+
+/* A zone's row of zone_compaction. */
+struct khh_zone_row {
+	s16 nid;
+	u8 zone;
+	unsigned long start;
+	unsigned long end;
+	struct khh_zone_compaction c;
+};
+
+static struct {
+	struct khh_block_row *blocks;
+	size_t nr_blocks;
+	size_t cap_blocks;
+	struct khh_zone_row *zones;
+	size_t nr_zones;
+	size_t cap_zones;
+	u64 dropped;
+	u64 ns;
+	bool taken;
+} khh_map;
+
+/*
+ * The zone @zid of node @nid if it has pages, else NULL
+ * (for_each_populated_zone() uses helpers that are not exported).
+ */
+static struct zone *khh_populated_zone(int nid, int zid)
+{
+	struct zone *zone = &NODE_DATA(nid)->node_zones[zid];
+
+	return populated_zone(zone) ? zone : NULL;
+}
+
+static const char *khh_migratetype_name(int mt)
+{
+	if (mt == MIGRATE_UNMOVABLE)
+		return "Unmovable";
+	if (mt == MIGRATE_MOVABLE)
+		return "Movable";
+	if (mt == MIGRATE_RECLAIMABLE)
+		return "Reclaimable";
+	if (mt == MIGRATE_HIGHATOMIC)
+		return "HighAtomic";
+	if (is_migrate_cma(mt))
+		return "CMA";
+	if (is_migrate_isolate(mt))
+		return "Isolate";
+	return "unknown";
+}
+
+/**
+ * khh_map_alloc() - size the map for every zone with pages, before the run
+ *
+ * The run ends when memory runs out, so the map is allocated first.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int khh_map_alloc(void)
+{
+	size_t blocks = 0, zones = 0;
+	struct zone *zone;
+	int nid, zid;
+
+	for_each_node_state(nid, N_MEMORY) {
+		for (zid = 0; zid < MAX_NR_ZONES; zid++) {
+			zone = khh_populated_zone(nid, zid);
+			if (!zone)
+				continue;
+			blocks += DIV_ROUND_UP(zone->spanned_pages, pageblock_nr_pages) + 1;
+			zones++;
+		}
+	}
+	khh_map.blocks = kvcalloc(blocks, sizeof(*khh_map.blocks), GFP_KERNEL);
+	khh_map.zones = kvcalloc(zones, sizeof(*khh_map.zones), GFP_KERNEL);
+	if (!khh_map.blocks || !khh_map.zones) {
+		khh_map_free();
+		return -ENOMEM;
+	}
+	khh_map.cap_blocks = blocks;
+	khh_map.cap_zones = zones;
+	return 0;
+}
+
+/**
+ * khh_map_free() - free the map; safe to call when none was allocated
+ */
+void khh_map_free(void)
+{
+	kvfree(khh_map.blocks);
+	kvfree(khh_map.zones);
+	khh_map.blocks = NULL;
+	khh_map.zones = NULL;
+	khh_map.cap_blocks = 0;
+	khh_map.cap_zones = 0;
+}
+
+static bool khh_huge_page(struct page *page)
+{
+	return PageCompound(page) &&
+	       compound_order(compound_head(page)) >= pageblock_order;
+}
+
+/*
+ * Count the pages of @row's block within [@start, @end) of @zone.
+ * *@free_end carries the end of a free buddy begun in an earlier block:
+ * only the first page of a free order-10 buddy is PageBuddy.
+ */
+static void khh_map_pages(struct zone *zone, struct khh_block_row *row,
+			  unsigned long start, unsigned long end,
+			  unsigned long *free_end)
+{
+	unsigned long pfn;
+
+	for (pfn = start; pfn < end; pfn++) {
+		struct page *page = pfn_to_online_page(pfn);
+		bool sampled = !((pfn - start) % KHH_RESET_STRIDE);
+		unsigned long order;
+
+		if (!page || page_zone(page) != zone)
+			continue;
+		if (pfn < *free_end) {
+			row->buddy_pages++;
+			continue;
+		}
+		if (PageLRU(page)) {
+			row->lru_pages++;
+			row->sampled_lru += sampled;
+		} else if (PageBuddy(page)) {
+			/* Racy like the kernel's own unlocked buddy_order() reads. */
+			order = data_race(page_private(page));
+			row->sampled_buddy += sampled;
+			if (order < KHH_NR_ORDERS && IS_ALIGNED(pfn, 1UL << order))
+				*free_end = pfn + (1UL << order);
+			else
+				*free_end = pfn + 1;
+			row->buddy_pages++;
+		} else if (!PageCompound(page) && !PageSlab(page) &&
+			   !page_has_type(page) && !page_count(page)) {
+			row->loose_pages++;
+		}
+	}
+}
+
+static void khh_map_zone(struct zone *zone)
+{
+	unsigned long zone_start = zone->zone_start_pfn, end = zone_end_pfn(zone);
+	unsigned long pfn, block, free_end = 0;
+	struct khh_zone_row *z;
+
+	if (khh_map.nr_zones < khh_map.cap_zones) {
+		z = &khh_map.zones[khh_map.nr_zones++];
+		z->nid = zone_to_nid(zone);
+		z->zone = zone_idx(zone);
+		z->start = zone_start;
+		z->end = end;
+		khh_read_zone_compaction(zone, &z->c);
+	}
+	/* The blocks /proc/pagetypeinfo counts, the same way. */
+	for (pfn = zone_start; pfn < end; pfn += pageblock_nr_pages) {
+		struct page *page = pfn_to_online_page(pfn);
+		struct khh_block_row *row;
+		unsigned long bits;
+
+		if (!page || page_zone(page) != zone)
+			continue;
+		if (khh_map.nr_blocks >= khh_map.cap_blocks) {
+			khh_map.dropped++;
+			continue;
+		}
+		block = pageblock_start_pfn(pfn);
+		row = &khh_map.blocks[khh_map.nr_blocks++];
+		bits = khh_pageblock_bits(pfn);
+		row->pfn = block;
+		row->nid = zone_to_nid(zone);
+		row->zone = zone_idx(zone);
+		row->migratetype = khh_pageblock_migratetype(bits);
+		row->skip = khh_pageblock_skip(bits);
+		row->huge = khh_huge_page(page);
+		khh_map_pages(zone, row, max(block, zone_start),
+			      min(block + pageblock_nr_pages, end), &free_end);
+		cond_resched();
+	}
+}
+
+/**
+ * khh_map_take() - read the map of every zone with pages, once
+ *
+ * Call right after the run's last allocation, before anything is freed.
+ */
+void khh_map_take(void)
+{
+	u64 t0 = ktime_get_ns();
+	struct zone *zone;
+	int nid, zid;
+
+	if (!khh_map.blocks || khh_map.taken)
+		return;
+	for_each_node_state(nid, N_MEMORY) {
+		for (zid = 0; zid < MAX_NR_ZONES; zid++) {
+			zone = khh_populated_zone(nid, zid);
+			if (zone)
+				khh_map_zone(zone);
+		}
+	}
+	khh_map.taken = true;
+	khh_map.ns = ktime_get_ns() - t0;
+	if (khh_map.dropped)
+		pr_warn("block map: %llu pageblocks beyond the %zu sized for (memory added during the run?)\n",
+			khh_map.dropped, khh_map.cap_blocks);
+}
+
+/**
+ * khh_map_summary() - the map's lines of /proc/khugehog/summary
+ * @m:	the summary's seq_file
+ */
+void khh_map_summary(struct seq_file *m)
+{
+	if (!khh_map.taken)
+		return;
+	seq_printf(m, "map_blocks %zu\n", khh_map.nr_blocks);
+	seq_printf(m, "map_dropped %llu\n", khh_map.dropped);
+	seq_printf(m, "map_ns %llu\n", khh_map.ns);
+}
+
+static int khh_zone_compaction_show(struct seq_file *m, void *v)
+{
+	size_t i;
+
+	seq_puts(m, "node,zone,start_pfn,end_pfn,cached_migrate_async_pfn,cached_migrate_sync_pfn,cached_free_pfn,init_migrate_pfn,init_free_pfn,considered,defer_shift,order_failed,blockskip_flush\n");
+	for (i = 0; i < khh_map.nr_zones; i++) {
+		const struct khh_zone_row *z = &khh_map.zones[i];
+
+		seq_printf(m, "%d,%s,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%u,%u,%d,%d\n",
+			   z->nid, NODE_DATA(z->nid)->node_zones[z->zone].name,
+			   z->start, z->end, z->c.cached_migrate[0],
+			   z->c.cached_migrate[1], z->c.cached_free,
+			   z->c.init_migrate, z->c.init_free, z->c.considered,
+			   z->c.defer_shift, z->c.order_failed,
+			   z->c.blockskip_flush);
+	}
+	return 0;
+}
+
+/* Position 0 is the header, position i the row i - 1. */
+static void *khh_block_map_at(loff_t pos)
+{
+	if (pos == 0)
+		return SEQ_START_TOKEN;
+	if (pos > khh_map.nr_blocks)
+		return NULL;
+	return &khh_map.blocks[pos - 1];
+}
+
+static void *khh_block_map_start(struct seq_file *m, loff_t *pos)
+{
+	return khh_block_map_at(*pos);
+}
+
+static void *khh_block_map_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	return khh_block_map_at(++*pos);
+}
+
+static void khh_block_map_stop(struct seq_file *m, void *v)
+{
+}
+
+static int khh_block_map_show(struct seq_file *m, void *v)
+{
+	const struct khh_block_row *r = v;
+
+	if (v == SEQ_START_TOKEN) {
+		seq_puts(m, "node,zone,block_pfn,migratetype,skip,huge,sampled_lru,sampled_buddy,lru_pages,buddy_pages,loose_pages\n");
+		return 0;
+	}
+	seq_printf(m, "%d,%s,%lu,%s,%u,%u,%u,%u,%u,%u,%u\n", r->nid,
+		   NODE_DATA(r->nid)->node_zones[r->zone].name, r->pfn,
+		   khh_migratetype_name(r->migratetype), r->skip, r->huge,
+		   r->sampled_lru, r->sampled_buddy, r->lru_pages,
+		   r->buddy_pages, r->loose_pages);
+	return 0;
+}
+
+static const struct seq_operations khh_block_map_ops = {
+	.start = khh_block_map_start,
+	.next = khh_block_map_next,
+	.stop = khh_block_map_stop,
+	.show = khh_block_map_show,
+};
+
+/**
+ * khh_map_proc_init() - create block_map and zone_compaction in @dir
+ * @dir:	/proc/khugehog
+ *
+ * Nothing is created when no map was taken.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int khh_map_proc_init(struct proc_dir_entry *dir)
+{
+	if (!khh_map.taken)
+		return 0;
+	if (!proc_create_seq("block_map", 0400, dir, &khh_block_map_ops) ||
+	    !proc_create_single("zone_compaction", 0400, dir,
+				khh_zone_compaction_show))
+		return -ENOMEM;
+	return 0;
+}

@@ -1,0 +1,151 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# 34-khugehog-map: with map_at_end=1 khugehog maps every pageblock when its
+# run ends (/proc/khugehog/block_map) and each zone's compaction state
+# (zone_compaction); without it neither file exists.  The map is checked
+# against what the kernel itself reports of the same memory, read right
+# after the run in an otherwise idle guest:
+# - per zone, its blocks of each migratetype are /proc/pagetypeinfo's
+#   "Number of blocks type" counts (the type bits read right);
+# - per zone, its blocks that are all within free buddies are the free
+#   order-9 pages plus twice the free order-10 ones of /proc/buddyinfo,
+#   and its free buddy pages over all zones are NR_FREE_PAGES as the run
+#   ended (summary's free_pages_end);
+# - its LRU pages are the LRU counters of /proc/vmstat;
+# - the run's held 2 MB pages (gfp=thp: compound, as pageblock_skip_persistent()
+#   needs; GFP_KERNEL's are not) each make a block "huge", with no free or
+#   LRU page in it;
+# - each zone's row has the zone's start and end from /proc/zoneinfo and
+#   its scanners' cached PFNs within the zone (or 0, never set).
+TIMEOUT=300
+. /pc/tests/vm/lib.sh
+
+KO=/pc/khugehog/khugehog.ko
+SUMMARY=/proc/khugehog/summary
+MAP=/proc/khugehog/block_map
+ZONES=/proc/khugehog/zone_compaction
+HELD=64
+[ -f "$KO" ] || fail "$KO is missing"
+trap 'rmmod khugehog 2>/dev/null' EXIT
+kv() { awk -v k="$1" '$1 == k { print $2; f = 1 } END { exit !f }' "$SUMMARY"; }
+
+insmod "$KO" max=1 free_immediately=1 || fail "insmod khugehog"
+[ -e "$MAP" ] || [ -e "$ZONES" ] && fail "a map without map_at_end=1"
+kv map_blocks >/dev/null && fail "summary has map_blocks without map_at_end=1"
+rmmod khugehog || fail "rmmod khugehog"
+
+sync
+echo 3 > /proc/sys/vm/drop_caches
+echo 1 > /proc/sys/vm/compact_memory
+drain_pcp_lists || note "per-cpu lists still hold $(pcp_pages) pages"
+insmod "$KO" max=$HELD gfp=thp map_at_end=1 ||
+	fail "insmod khugehog max=$HELD gfp=thp map_at_end=1"
+# The kernel's own view, as soon as the run is over.
+cp /proc/pagetypeinfo /tmp/map-pagetypeinfo
+cp /proc/buddyinfo /tmp/map-buddyinfo
+cp /proc/vmstat /tmp/map-vmstat
+cp /proc/zoneinfo /tmp/map-zoneinfo
+cp "$MAP" /tmp/map-blocks || fail "cannot read $MAP"
+cp "$ZONES" /tmp/map-zones || fail "cannot read $ZONES"
+[ "$(kv count)" = $HELD ] || fail "count $(kv count), expected $HELD"
+note "map: $(grep '^map_' "$SUMMARY" | tr '\n' ' ')"
+[ "$(kv map_dropped)" = 0 ] || fail "map_dropped $(kv map_dropped)"
+rows=$(($(wc -l < /tmp/map-blocks) - 1))
+[ "$(kv map_blocks)" = "$rows" ] || fail "map_blocks $(kv map_blocks), $rows rows"
+
+head -n 1 /tmp/map-blocks | grep -qx \
+	'node,zone,block_pfn,migratetype,skip,huge,sampled_lru,sampled_buddy,lru_pages,buddy_pages,loose_pages' ||
+	fail "block_map header: $(head -n 1 /tmp/map-blocks)"
+head -n 1 /tmp/map-zones | grep -qx \
+	'node,zone,start_pfn,end_pfn,cached_migrate_async_pfn,cached_migrate_sync_pfn,cached_free_pfn,init_migrate_pfn,init_free_pfn,considered,defer_shift,order_failed,blockskip_flush' ||
+	fail "zone_compaction header: $(head -n 1 /tmp/map-zones)"
+
+# Per zone and type: the map's blocks against pagetypeinfo's.  The two
+# reads are a moment apart, so a block or two may change type between them.
+awk '
+	FNR == 1 { file++ }
+	file == 1 && /^Number of blocks type/ { for (i = 5; i <= NF; i++) col[i] = $i; on = 1; next }
+	file == 1 && /^(Free pages count|Page block)/ { on = 0 }
+	file == 1 && on && $1 == "Node" {
+		z = $2 $4
+		sub(",", "", z)
+		for (i = 5; i <= NF; i++) want[z "/" col[i]] = $i
+		zones[z] = 1
+	}
+	file == 2 && FNR > 1 {
+		split($0, f, ",")
+		got[f[1] f[2] "/" f[4]]++
+		known[f[4]] = 1
+		zones[f[1] f[2]] = 1
+	}
+	END {
+		for (k in got) if (!(k in want)) { print "type not in pagetypeinfo: " k; bad = 1 }
+		for (k in want) {
+			d = want[k] - got[k]
+			off += d < 0 ? -d : d
+			if (d) print "# " k ": pagetypeinfo " want[k] ", map " got[k] + 0
+		}
+		if (off > 2) { print off " blocks of difference"; bad = 1 }
+		exit bad
+	}' /tmp/map-pagetypeinfo /tmp/map-blocks || fail "block types differ from /proc/pagetypeinfo"
+
+# Whole free blocks per zone against buddyinfo (order 9, and 10 twice).
+awk '
+	FNR == 1 { file++ }
+	file == 1 { z = $2 $4; sub(",", "", z); want[z] = $(5 + 9) + 2 * $(5 + 10) }
+	file == 2 && FNR > 1 { split($0, f, ","); if (f[10] == 512) got[f[1] f[2]]++ }
+	END {
+		for (z in want) {
+			d = want[z] - got[z]
+			print "# " z ": buddyinfo " want[z] " whole free blocks, map " got[z] + 0
+			if (d > 2 || d < -2) bad = 1
+		}
+		exit bad
+	}' /tmp/map-buddyinfo /tmp/map-blocks || fail "whole free blocks differ from /proc/buddyinfo"
+
+# Free and LRU pages over all zones against the kernel's counters.
+free_end=$(kv free_pages_end)
+lru=$(awk '$1 ~ /^nr_(in)?active_(anon|file)$/ || $1 == "nr_unevictable" { s += $2 } END { print s }' /tmp/map-vmstat)
+awk -F, -v free="$free_end" -v lru="$lru" '
+	function off(a, b, slack) { return (a - b > slack || b - a > slack) }
+	NR > 1 {
+		buddy += $10; lrup += $9; loose += $11
+		if ($7 > $9 || $8 > 64 || $7 > 64 || $10 + $9 + $11 > 512) { print "impossible row: " $0; bad = 1 }
+		if ($6 == 1) {
+			huge++
+			if ($9 + $10) { print "a held block with free or LRU pages: " $0; bad = 1 }
+		}
+	}
+	END {
+		print "# map: " buddy " free buddy pages (free_pages_end " free "), " lrup \
+		      " LRU pages (vmstat " lru "), " loose " free off the lists, " huge " huge blocks"
+		if (off(buddy, free, free / 100 + 512)) { print "free buddy pages off"; bad = 1 }
+		if (off(lrup, lru, lru / 20 + 256)) { print "LRU pages off"; bad = 1 }
+		if (huge < '"$HELD"' || huge > '"$HELD"' + 16) { print huge " huge blocks for '"$HELD"' held"; bad = 1 }
+		exit bad
+	}' /tmp/map-blocks || fail "the map's page counts disagree with the kernel's"
+
+# One row per zone with pages, its span and scanners inside it.
+awk -F, '
+	FNR == 1 { file++ }
+	file == 1 && /^Node/ { z = $0; sub(/^Node /, "", z); sub(/, zone */, "", z) }
+	file == 1 && $1 ~ /^ *spanned/ { split($0, a, " "); span[z] = a[2] }
+	file == 1 && $1 ~ /^ *present/ { split($0, a, " "); present[z] = a[2] }
+	file == 1 && $1 ~ /^ *start_pfn:/ { split($0, a, " "); start[z] = a[2] }
+	file == 2 && FNR > 1 {
+		z = $1 $2
+		seen[z] = 1
+		if ($3 != start[z] || $4 != start[z] + span[z]) { print "span of " z ": " $0; bad = 1 }
+		# 0: not set since boot (compact_zone() starts from the ends then).
+		for (i = 5; i <= 7; i++)
+			if ($i != 0 && ($i < $3 || $i > $4)) { print "scanner outside " z ": " $0; bad = 1 }
+	}
+	END {
+		for (z in present) if (present[z] > 0 && !(z in seen)) { print "no row for " z; bad = 1 }
+		exit bad
+	}' /tmp/map-zoneinfo /tmp/map-zones || fail "zone_compaction disagrees with /proc/zoneinfo"
+sed 's/^/# /' /tmp/map-zones
+rmmod khugehog || fail "rmmod khugehog"
+[ -e /proc/khugehog ] && fail "/proc/khugehog still exists after rmmod"
+check_dmesg_clean
+exit 0
