@@ -509,6 +509,22 @@ block_flags_save() {
 	SEND_EXTRA="$SEND_EXTRA block_flags.csv=$TMP/$W.block_flags"
 }
 
+# With BENCH_BLOCK_TYPES=1 khugehog maps each pageblock when its stream
+# ends, in the allocating task before anything is freed (map_at_end=1):
+# what the zone's last compaction left, types and skip marks included.
+block_types_args() {
+	if [ "${BENCH_BLOCK_TYPES:-0}" = 1 ]; then echo map_at_end=1; fi
+}
+
+block_types_save() {
+	[ "${BENCH_BLOCK_TYPES:-0}" = 1 ] || return 0
+	cp /proc/khugehog/block_map "$TMP/$W.block_map" &&
+		cp /proc/khugehog/zone_compaction "$TMP/$W.zone_compaction" ||
+		die "--block-types: khugehog left no map"
+	SEND_EXTRA="$SEND_EXTRA block_map.csv=$TMP/$W.block_map"
+	SEND_EXTRA="$SEND_EXTRA zone_compaction.csv=$TMP/$W.zone_compaction"
+}
+
 mech_on() {
 	stream_trace_on
 	mark mech_on
@@ -584,7 +600,7 @@ end_allocation() {
 # streams (khugehog-thp, khugehog-light) are the same run with other
 # parameters.
 workload_khugehog() {
-	_khh_args=${2:-$BENCH_KHH_ARGS}
+	_khh_args="${2:-$BENCH_KHH_ARGS} $(block_types_args)"
 	begin_workload "${1:-khugehog}" "fragmenting"
 	settle
 	mech_arm
@@ -611,6 +627,7 @@ workload_khugehog() {
 	frag_map_after
 	cp /proc/khugehog/summary "$TMP/khh.summary"
 	cp /proc/khugehog/samples "$TMP/khh.samples"
+	block_types_save
 	/sbin/rmmod khugehog || die "rmmod khugehog failed"
 	stop_frag
 	mech_off

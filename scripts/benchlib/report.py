@@ -366,8 +366,9 @@ def build_workload(scenario, files, w, present):
             traced = parse.stream_trace(files[f"{w}/stream_trace.txt"],
                                         ev["alloc_start"], ev["alloc_end"])
             summary["stream_trace"] = {key: traced.get(key, 0) for key in STREAM_TRACE_ROWS}
-        if f"{w}/block_flags.csv" in files:
-            out_files[prefix + "block_flags.csv"] = files[f"{w}/block_flags.csv"]
+        for name in ("block_flags.csv", "block_map.csv", "zone_compaction.csv"):
+            if f"{w}/{name}" in files:
+                out_files[prefix + name] = files[f"{w}/{name}"]
         attempts = [line.split(",") for line in samples_csv.splitlines()[1:] if line.strip()]
         good = [f for f in attempts if f[5].strip() == "1"]
         ok = [int(f[2]) for f in good]
@@ -1221,7 +1222,10 @@ def readme(ctx, summaries, order, plots, targets, runs_md=None):
              "with `--trace-stream`, `stream_trace.txt`; with `--block-flags`, "
              "`block_flags.csv` (each pageblock's LRU pages and free buddy heads once the "
              "stream ended and the mechanism was switched off, every 8th page sampled as the "
-             "kernel's skip-mark reset does, and all of them); "
+             "kernel's skip-mark reset does, and all of them); with `--block-types`, "
+             "`block_map.csv` and `zone_compaction.csv` (khugehog's map when the stream "
+             "ended: each pageblock's migratetype, skip mark, the reset's samples and page "
+             "counts; each zone's compaction scanners and deferral state); "
              "the THP touch: the same with the prefix `thp_` plus `thp_touch.json`; the "
              "unmovable case: prefix `pin_` (`pin_vmstat_delta_observe.csv` covers the "
              "watching, `pin_vmstat_delta_thp.csv` the touch). Failed scenarios: "

@@ -273,6 +273,8 @@ def test_guest_environment_and_command():
     assert env["BENCH_MODULE_ARGS"] == ""
     assert env["BENCH_BLOCK_FLAGS"] == "0"
     assert bench.guest_env(bench.parse_args(["--block-flags"]), s, 1024)["BENCH_BLOCK_FLAGS"] == "1"
+    assert env["BENCH_BLOCK_TYPES"] == "0"
+    assert bench.guest_env(bench.parse_args(["--block-types"]), s, 1024)["BENCH_BLOCK_TYPES"] == "1"
 
 
 def test_module_args_reach_the_guest():

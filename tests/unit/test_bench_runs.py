@@ -1710,6 +1710,58 @@ def test_reset_walk_needs_a_sampled_head_above_the_middle():
     assert walk["upper_targets"] == 2
 
 
+BLOCK_MAP_HEADER = ("node,zone,block_pfn,migratetype,skip,huge,sampled_lru,sampled_buddy,"
+                    "lru_pages,buddy_pages,loose_pages\n")
+ZONE_COMPACTION = ("node,zone,start_pfn,end_pfn,cached_migrate_async_pfn,"
+                   "cached_migrate_sync_pfn,cached_free_pfn,init_migrate_pfn,init_free_pfn,"
+                   "considered,defer_shift,order_failed,blockskip_flush\n"
+                   "0,DMA32,4096,12288,8192,8192,8192,8192,8192,3,6,9,0\n")
+
+
+def test_reset_walk_khugehog_map_applies_type_and_huge(tmp_path, capsys):
+    mod = load_script("reset-walk")
+    blocks = mod.parse_block_map(
+        BLOCK_MAP_HEADER
+        + f"0,DMA32,{4096 + 512},Movable,1,0,64,0,128,300,0\n"
+        # above the middle: a sampled free head in an Unmovable block, one in
+        # a block holding a 2 MB compound page, free pages off the lists
+        + f"0,DMA32,{4096 + 14 * 512},Unmovable,0,0,0,3,0,200,7\n"
+        + f"0,DMA32,{4096 + 13 * 512},Movable,0,1,0,2,0,0,0\n"
+        + f"0,DMA32,{4096 + 12 * 512},Movable,1,0,0,0,10,380,5\n")
+    walk = mod.reset_walk(blocks[(0, "DMA32")], 4096, 4096 + 16 * 512)
+    assert (walk["source"], walk["target"], walk["pair"]) == (4096 + 512, None, False)
+    assert (walk["upper_targets"], walk["upper_refused_type"], walk["upper_loose_pages"],
+            walk["upper_free_heads"]) == (0, 1, 12, 3)
+    # The same block Movable: the free side takes it.
+    blocks[(0, "DMA32")][4096 + 14 * 512]["movable"] = True
+    walk = mod.reset_walk(blocks[(0, "DMA32")], 4096, 4096 + 16 * 512)
+    assert (walk["target"], walk["pair"], walk["upper_refused_type"]) == (4096 + 14 * 512, True, 0)
+
+    run = tmp_path / "bench" / "kernel" / "run-2"
+    run.mkdir(parents=True)
+    (run / "summary.json").write_text(json.dumps(
+        {"scenario": "kernel", "khugehog": {"stop_reason": "failures", "count": 397}}))
+    (run / "block_map.csv").write_text(
+        BLOCK_MAP_HEADER + f"0,DMA32,{4096 + 512},Movable,1,0,64,0,128,300,0\n"
+        f"0,DMA32,{4096 + 14 * 512},Unmovable,0,0,0,3,0,200,7\n")
+    (run / "zone_compaction.csv").write_text(ZONE_COMPACTION)
+    # A kpageflags map beside it is not used.
+    (run / "block_flags.csv").write_text("pfn,flags\n")
+    out = tmp_path / "rows.csv"
+    assert mod.main([str(tmp_path / "bench"), "--csv", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "(khugehog map): kernel failures after 397; node 0 DMA32 [0x1000, 0x3000) middle " \
+           "0x2000: source 0x1200, target -;" in text
+    assert "above: 1 refused for their type, 7 free pages off the lists; scanners " \
+           "0x2000/0x2000, defer_shift 6, considered 3, blockskip_flush 0" in text
+    rows = list(csv.DictReader(out.open()))
+    assert [(r["map"], r["zone"], r["pair_possible"], r["upper_refused_type"]) for r in rows] \
+        == [("khugehog", "DMA32", "0", "1")]
+    (run / "zone_compaction.csv").write_text("node,zone\n")
+    assert mod.main([str(tmp_path / "bench")]) == 2
+    assert "zone_compaction.csv: header is not" in capsys.readouterr().err
+
+
 def test_reset_walk_main(tmp_path, capsys):
     mod = load_script("reset-walk")
     run = tmp_path / "bench" / "pcompact" / "run-1"
