@@ -30,6 +30,7 @@
 
 #include "compat.h"
 #include "khugehog.h"
+#include "stats.h"
 
 /* The stride of the skip-mark reset's samples (__reset_isolation_pfn()). */
 #define KHH_RESET_STRIDE	BIT(PAGE_ALLOC_COSTLY_ORDER)
@@ -50,7 +51,9 @@
  * @buddy_pages: pages of the block within free buddies
  * @loose_pages: free pages off the buddy lists: on a per-CPU list, or
  *	isolated by a compaction in flight (refcount 0, neither buddy,
- *	compound, slab nor typed)
+ *	compound, slab nor typed, nor in a page the run holds: the tail pages
+ *	of a high-order page allocated without __GFP_COMP are at refcount 0)
+ * @khugehog_pages: pages of the block in the pages the run holds
  */
 struct khh_block_row {
 	unsigned long pfn;
@@ -64,6 +67,7 @@ struct khh_block_row {
 	u16 lru_pages;
 	u16 buddy_pages;
 	u16 loose_pages;
+	u16 khugehog_pages;
 };
 
 /* A zone's row of zone_compaction. */
@@ -82,6 +86,8 @@ static struct {
 	struct khh_zone_row *zones;
 	size_t nr_zones;
 	size_t cap_zones;
+	u64 *held;
+	size_t nr_held;
 	u64 dropped;
 	u64 ns;
 	bool taken;
@@ -118,7 +124,8 @@ static const char *khh_migratetype_name(int mt)
 /**
  * khh_map_alloc() - size the map for every zone with pages, before the run
  *
- * The run ends when memory runs out, so the map is allocated first.
+ * The run ends when memory runs out, so the map is allocated first, after
+ * the records (khh.cap_rec sizes the list of held pages).
  *
  * Return: 0, or -ENOMEM.
  */
@@ -139,7 +146,8 @@ int khh_map_alloc(void)
 	}
 	khh_map.blocks = kvcalloc(blocks, sizeof(*khh_map.blocks), GFP_KERNEL);
 	khh_map.zones = kvcalloc(zones, sizeof(*khh_map.zones), GFP_KERNEL);
-	if (!khh_map.blocks || !khh_map.zones) {
+	khh_map.held = kvcalloc(khh.cap_rec, sizeof(*khh_map.held), GFP_KERNEL);
+	if (!khh_map.blocks || !khh_map.zones || !khh_map.held) {
 		khh_map_free();
 		return -ENOMEM;
 	}
@@ -155,10 +163,61 @@ void khh_map_free(void)
 {
 	kvfree(khh_map.blocks);
 	kvfree(khh_map.zones);
+	kvfree(khh_map.held);
 	khh_map.blocks = NULL;
 	khh_map.zones = NULL;
+	khh_map.held = NULL;
 	khh_map.cap_blocks = 0;
 	khh_map.cap_zones = 0;
+}
+
+static void khh_map_relax(void)
+{
+	cond_resched();
+}
+
+/*
+ * The first PFNs of the pages the run holds, sorted.  Pin mode holds
+ * split pages, each with its own reference: none to list.
+ */
+static void khh_map_list_held(void)
+{
+	size_t i;
+
+	khh_map.nr_held = 0;
+	if (khh.pin)
+		return;
+	for (i = 0; i < khh.nr_rec; i++)
+		if (khh.rec[i].page)
+			khh_map.held[khh_map.nr_held++] = page_to_pfn(khh.rec[i].page);
+	khh_sort_u64(khh_map.held, khh_map.nr_held, khh_map_relax);
+}
+
+/* The index of the first held page that ends after @pfn. */
+static size_t khh_first_hold_after(unsigned long pfn)
+{
+	size_t lo = 0, hi = khh_map.nr_held, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (khh_map.held[mid] + (1UL << khh.order) <= pfn)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * Whether @pfn is in a page the run holds; *@cursor moves up with @pfn,
+ * which must not go down between calls.
+ */
+static bool khh_in_hold(unsigned long pfn, size_t *cursor)
+{
+	while (*cursor < khh_map.nr_held &&
+	       khh_map.held[*cursor] + (1UL << khh.order) <= pfn)
+		(*cursor)++;
+	return *cursor < khh_map.nr_held && khh_map.held[*cursor] <= pfn;
 }
 
 static bool khh_huge_page(struct page *page)
@@ -170,11 +229,12 @@ static bool khh_huge_page(struct page *page)
 /*
  * Count the pages of @row's block within [@start, @end) of @zone.
  * *@free_end carries the end of a free buddy begun in an earlier block:
- * only the first page of a free order-10 buddy is PageBuddy.
+ * only the first page of a free order-10 buddy is PageBuddy.  *@hold is
+ * khh_in_hold()'s cursor.
  */
 static void khh_map_pages(struct zone *zone, struct khh_block_row *row,
 			  unsigned long start, unsigned long end,
-			  unsigned long *free_end)
+			  unsigned long *free_end, size_t *hold)
 {
 	unsigned long pfn;
 
@@ -185,6 +245,10 @@ static void khh_map_pages(struct zone *zone, struct khh_block_row *row,
 
 		if (!page || page_zone(page) != zone)
 			continue;
+		if (khh_in_hold(pfn, hold)) {
+			row->khugehog_pages++;
+			continue;
+		}
 		if (pfn < *free_end) {
 			row->buddy_pages++;
 			continue;
@@ -212,6 +276,7 @@ static void khh_map_zone(struct zone *zone)
 {
 	unsigned long zone_start = zone->zone_start_pfn, end = zone_end_pfn(zone);
 	unsigned long pfn, block, free_end = 0;
+	size_t hold = khh_first_hold_after(zone_start);
 	struct khh_zone_row *z;
 
 	if (khh_map.nr_zones < khh_map.cap_zones) {
@@ -244,7 +309,8 @@ static void khh_map_zone(struct zone *zone)
 		row->skip = khh_pageblock_skip(bits);
 		row->huge = khh_huge_page(page);
 		khh_map_pages(zone, row, max(block, zone_start),
-			      min(block + pageblock_nr_pages, end), &free_end);
+			      min(block + pageblock_nr_pages, end), &free_end,
+			      &hold);
 		cond_resched();
 	}
 }
@@ -262,6 +328,7 @@ void khh_map_take(void)
 
 	if (!khh_map.blocks || khh_map.taken)
 		return;
+	khh_map_list_held();
 	for_each_node_state(nid, N_MEMORY) {
 		for (zid = 0; zid < MAX_NR_ZONES; zid++) {
 			zone = khh_populated_zone(nid, zid);
@@ -337,14 +404,14 @@ static int khh_block_map_show(struct seq_file *m, void *v)
 	const struct khh_block_row *r = v;
 
 	if (v == SEQ_START_TOKEN) {
-		seq_puts(m, "node,zone,block_pfn,migratetype,skip,huge,sampled_lru,sampled_buddy,lru_pages,buddy_pages,loose_pages\n");
+		seq_puts(m, "node,zone,block_pfn,migratetype,skip,huge,sampled_lru,sampled_buddy,lru_pages,buddy_pages,loose_pages,khugehog_pages\n");
 		return 0;
 	}
-	seq_printf(m, "%d,%s,%lu,%s,%u,%u,%u,%u,%u,%u,%u\n", r->nid,
+	seq_printf(m, "%d,%s,%lu,%s,%u,%u,%u,%u,%u,%u,%u,%u\n", r->nid,
 		   NODE_DATA(r->nid)->node_zones[r->zone].name, r->pfn,
 		   khh_migratetype_name(r->migratetype), r->skip, r->huge,
 		   r->sampled_lru, r->sampled_buddy, r->lru_pages,
-		   r->buddy_pages, r->loose_pages);
+		   r->buddy_pages, r->loose_pages, r->khugehog_pages);
 	return 0;
 }
 

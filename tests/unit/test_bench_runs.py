@@ -1711,7 +1711,7 @@ def test_reset_walk_needs_a_sampled_head_above_the_middle():
 
 
 BLOCK_MAP_HEADER = ("node,zone,block_pfn,migratetype,skip,huge,sampled_lru,sampled_buddy,"
-                    "lru_pages,buddy_pages,loose_pages\n")
+                    "lru_pages,buddy_pages,loose_pages,khugehog_pages\n")
 ZONE_COMPACTION = ("node,zone,start_pfn,end_pfn,cached_migrate_async_pfn,"
                    "cached_migrate_sync_pfn,cached_free_pfn,init_migrate_pfn,init_free_pfn,"
                    "considered,defer_shift,order_failed,blockskip_flush\n"
@@ -1722,16 +1722,17 @@ def test_reset_walk_khugehog_map_applies_type_and_huge(tmp_path, capsys):
     mod = load_script("reset-walk")
     blocks = mod.parse_block_map(
         BLOCK_MAP_HEADER
-        + f"0,DMA32,{4096 + 512},Movable,1,0,64,0,128,300,0\n"
+        + f"0,DMA32,{4096 + 512},Movable,1,0,64,0,128,300,0,0\n"
         # above the middle: a sampled free head in an Unmovable block, one in
         # a block holding a 2 MB compound page, free pages off the lists
-        + f"0,DMA32,{4096 + 14 * 512},Unmovable,0,0,0,3,0,200,7\n"
-        + f"0,DMA32,{4096 + 13 * 512},Movable,0,1,0,2,0,0,0\n"
-        + f"0,DMA32,{4096 + 12 * 512},Movable,1,0,0,0,10,380,5\n")
+        + f"0,DMA32,{4096 + 14 * 512},Unmovable,0,0,0,3,0,200,7,0\n"
+        + f"0,DMA32,{4096 + 13 * 512},Movable,0,1,0,2,0,0,0,0\n"
+        + f"0,DMA32,{4096 + 12 * 512},Movable,1,0,0,0,10,380,5,0\n"
+        + f"0,DMA32,{4096 + 11 * 512},Unmovable,0,0,0,0,0,0,0,512\n")
     walk = mod.reset_walk(blocks[(0, "DMA32")], 4096, 4096 + 16 * 512)
     assert (walk["source"], walk["target"], walk["pair"]) == (4096 + 512, None, False)
     assert (walk["upper_targets"], walk["upper_refused_type"], walk["upper_loose_pages"],
-            walk["upper_free_heads"]) == (0, 1, 12, 3)
+            walk["upper_free_heads"], walk["upper_khugehog_pages"]) == (0, 1, 12, 3, 512)
     # The same block Movable: the free side takes it.
     blocks[(0, "DMA32")][4096 + 14 * 512]["movable"] = True
     walk = mod.reset_walk(blocks[(0, "DMA32")], 4096, 4096 + 16 * 512)
@@ -1742,8 +1743,8 @@ def test_reset_walk_khugehog_map_applies_type_and_huge(tmp_path, capsys):
     (run / "summary.json").write_text(json.dumps(
         {"scenario": "kernel", "khugehog": {"stop_reason": "failures", "count": 397}}))
     (run / "block_map.csv").write_text(
-        BLOCK_MAP_HEADER + f"0,DMA32,{4096 + 512},Movable,1,0,64,0,128,300,0\n"
-        f"0,DMA32,{4096 + 14 * 512},Unmovable,0,0,0,3,0,200,7\n")
+        BLOCK_MAP_HEADER + f"0,DMA32,{4096 + 512},Movable,1,0,64,0,128,300,0,0\n"
+        f"0,DMA32,{4096 + 14 * 512},Unmovable,0,0,0,3,0,200,7,0\n")
     (run / "zone_compaction.csv").write_text(ZONE_COMPACTION)
     # A kpageflags map beside it is not used.
     (run / "block_flags.csv").write_text("pfn,flags\n")
@@ -1752,7 +1753,8 @@ def test_reset_walk_khugehog_map_applies_type_and_huge(tmp_path, capsys):
     text = capsys.readouterr().out
     assert "(khugehog map): kernel failures after 397; node 0 DMA32 [0x1000, 0x3000) middle " \
            "0x2000: source 0x1200, target -;" in text
-    assert "above: 1 refused for their type, 7 free pages off the lists; scanners " \
+    assert "above: 1 refused for their type, 7 free pages off the lists, 0 in khugehog's " \
+           "pages; scanners " \
            "0x2000/0x2000, defer_shift 6, considered 3, blockskip_flush 0" in text
     rows = list(csv.DictReader(out.open()))
     assert [(r["map"], r["zone"], r["pair_possible"], r["upper_refused_type"]) for r in rows] \

@@ -14,7 +14,9 @@
 # - its LRU pages are the LRU counters of /proc/vmstat;
 # - the run's held 2 MB pages (gfp=thp: compound, as pageblock_skip_persistent()
 #   needs; GFP_KERNEL's are not) each make a block "huge", with no free or
-#   LRU page in it;
+#   LRU page in it, and are the map's khugehog pages;
+# - with gfp=kernel, whose 2 MB pages are not compound (their tail pages
+#   at refcount 0), those are khugehog's pages, not free ones off the lists;
 # - each zone's row has the zone's start and end from /proc/zoneinfo and
 #   its scanners' cached PFNs within the zone (or 0, never set).
 TIMEOUT=300
@@ -54,7 +56,7 @@ rows=$(($(wc -l < /tmp/map-blocks) - 1))
 [ "$(kv map_blocks)" = "$rows" ] || fail "map_blocks $(kv map_blocks), $rows rows"
 
 head -n 1 /tmp/map-blocks | grep -qx \
-	'node,zone,block_pfn,migratetype,skip,huge,sampled_lru,sampled_buddy,lru_pages,buddy_pages,loose_pages' ||
+	'node,zone,block_pfn,migratetype,skip,huge,sampled_lru,sampled_buddy,lru_pages,buddy_pages,loose_pages,khugehog_pages' ||
 	fail "block_map header: $(head -n 1 /tmp/map-blocks)"
 head -n 1 /tmp/map-zones | grep -qx \
 	'node,zone,start_pfn,end_pfn,cached_migrate_async_pfn,cached_migrate_sync_pfn,cached_free_pfn,init_migrate_pfn,init_free_pfn,considered,defer_shift,order_failed,blockskip_flush' ||
@@ -109,8 +111,8 @@ lru=$(awk '$1 ~ /^nr_(in)?active_(anon|file)$/ || $1 == "nr_unevictable" { s += 
 awk -F, -v free="$free_end" -v lru="$lru" '
 	function off(a, b, slack) { return (a - b > slack || b - a > slack) }
 	NR > 1 {
-		buddy += $10; lrup += $9; loose += $11
-		if ($7 > $9 || $8 > 64 || $7 > 64 || $10 + $9 + $11 > 512) { print "impossible row: " $0; bad = 1 }
+		buddy += $10; lrup += $9; loose += $11; held += $12
+		if ($7 > $9 || $8 > 64 || $7 > 64 || $10 + $9 + $11 + $12 > 512) { print "impossible row: " $0; bad = 1 }
 		if ($6 == 1) {
 			huge++
 			if ($9 + $10) { print "a held block with free or LRU pages: " $0; bad = 1 }
@@ -122,6 +124,7 @@ awk -F, -v free="$free_end" -v lru="$lru" '
 		if (off(buddy, free, free / 100 + 512)) { print "free buddy pages off"; bad = 1 }
 		if (off(lrup, lru, lru / 20 + 256)) { print "LRU pages off"; bad = 1 }
 		if (huge < '"$HELD"' || huge > '"$HELD"' + 16) { print huge " huge blocks for '"$HELD"' held"; bad = 1 }
+		if (held != '"$HELD"' * 512) { print held " khugehog pages for '"$HELD"' held"; bad = 1 }
 		exit bad
 	}' /tmp/map-blocks || fail "the map's page counts disagree with the kernel's"
 
@@ -145,6 +148,18 @@ awk -F, '
 		exit bad
 	}' /tmp/map-zoneinfo /tmp/map-zones || fail "zone_compaction disagrees with /proc/zoneinfo"
 sed 's/^/# /' /tmp/map-zones
+rmmod khugehog || fail "rmmod khugehog"
+
+# GFP_KERNEL's 2 MB pages: khugehog's, not loose.  Counting their tail
+# pages as free would make at least 511 loose pages per held page.  The
+# first run's pages just freed may wait on the per-cpu lists: drained.
+drain_pcp_lists || note "per-cpu lists still hold $(pcp_pages) pages"
+insmod "$KO" max=$HELD map_at_end=1 || fail "insmod khugehog max=$HELD map_at_end=1"
+awk -F, 'NR > 1 { held += $12; loose += $11 }
+	END {
+		print "# gfp=kernel: " held " khugehog pages, " loose " free off the lists"
+		exit !(held == '"$HELD"' * 512 && loose < '"$HELD"' * 511 / 2)
+	}' "$MAP" || fail "gfp=kernel: the held pages are not khugehog's in the map"
 rmmod khugehog || fail "rmmod khugehog"
 [ -e /proc/khugehog ] && fail "/proc/khugehog still exists after rmmod"
 check_dmesg_clean
