@@ -111,6 +111,7 @@ pin=1 gfp=light|gfp=light
 pin=1 free_immediately=1|free_immediately=1
 keep_free_mb=4000000|keep_free_mb=4000000
 free_immediately=1 max=18446744073709551615|max=
+map_at_end=2|map_at_end
 EOF
 
 # --- 2: a short run, pages freed at once ---
