@@ -22,6 +22,7 @@ run_khugehog() {
 	p50=$(awk '$1 == "p50_us" { print $2 }' /proc/khugehog/summary)
 	mean=$(awk '$1 == "mean_us" { print $2 }' /proc/khugehog/summary)
 	stalls=$(( $(vmstat compact_stall) - stalls0 ))
+	stop=$(awk '$1 == "stop_reason" { print $2 }' /proc/khugehog/summary)
 	# The blocks khugehog found whole at its start, on the buddy lists or
 	# held on the per-cpu lists (7.3 undrained: 93 of them, 51523 pages on
 	# the lists), which a drain gives back without compaction.
@@ -31,13 +32,23 @@ run_khugehog() {
 	[ "$count" -gt 0 ] || fail "khugehog allocated nothing"
 }
 run_khugehog
-note "fragmented: $count hugepages, $free0 free 2 MB blocks before ($ready whole or held on the per-cpu lists at khugehog's start), $stalls direct compaction stalls, p50 ${p50} us, mean ${mean} us"
+note "fragmented: $count hugepages, $free0 free 2 MB blocks before ($ready whole or held on the per-cpu lists at khugehog's start), $stalls direct compaction stalls, p50 ${p50} us, mean ${mean} us, stopped on $stop"
 frag_p50=$p50
 # frag leaves its margin free: the allocations beyond those blocks need
-# compaction, and most of them stall in it.
-[ "$count" -gt "$ready" ] || fail "frag left $ready free 2 MB blocks: not fragmented"
-[ $((stalls * 2)) -ge $((count - ready)) ] ||
-	fail "only $stalls stalls for $((count - ready)) hugepages beyond the $ready whole blocks"
+# compaction, and most of them stall in it.  In some boots the kernel's
+# compaction makes no block at all on frag's layout (README, "The wall
+# boots"; once on 6.1 in make check: 201 stalls, 65 huge pages with 67
+# ready, the run stopped on 100 failures in a row): then every
+# allocation past the free blocks stalls and fails, which still shows
+# fragmented memory going through direct compaction.
+if [ "$count" -le "$ready" ]; then
+	[ "$stop" = failures ] && [ "$stalls" -ge 2 ] ||
+		fail "frag left $ready free 2 MB blocks and $stalls stalls: not fragmented"
+	note "direct compaction stalled $stalls times and made no block beyond the $ready ready"
+else
+	[ $((stalls * 2)) -ge $((count - ready)) ] ||
+		fail "only $stalls stalls for $((count - ready)) hugepages beyond the $ready whole blocks"
+fi
 
 # The memory khugehog gave back is whole 2 MB blocks again: fragment anew.
 stop_frag || fail "frag exit"
