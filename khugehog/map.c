@@ -49,10 +49,11 @@
  * @sampled_buddy: free buddy heads among those the reset samples
  * @lru_pages: pages on an LRU in the block
  * @buddy_pages: pages of the block within free buddies
- * @loose_pages: free pages off the buddy lists: on a per-CPU list, or
- *	isolated by a compaction in flight (refcount 0, neither buddy,
- *	compound, slab nor typed, nor in a page the run holds: the tail pages
- *	of a high-order page allocated without __GFP_COMP are at refcount 0)
+ * @loose_pages: pages at refcount 0, neither buddy, compound, slab nor
+ *	typed, nor in a page the run holds: free pages off the buddy lists
+ *	(on a per-CPU list, or isolated by a compaction in flight), and the
+ *	tail pages of other callers' high-order pages allocated without
+ *	__GFP_COMP, which are at refcount 0 too: an upper bound
  * @khugehog_pages: pages of the block in the pages the run holds
  */
 struct khh_block_row {
