@@ -31,11 +31,15 @@ enum khh_block_state {
 	KHH_BLOCK_HELD,		/* every page free, some on per-CPU lists */
 };
 
-/*
- * The order of the free buddy at @page, or 0 when the racy read of it is
- * out of range or misaligned: the buddy was just split or merged.
+/**
+ * khh_buddy_order() - the order of the free buddy at @page
+ * @page:	a PageBuddy page
+ * @pfn:	its PFN
+ *
+ * Return: the order, or 0 when the racy read of it is out of range or
+ * misaligned: the buddy was just split or merged.
  */
-static unsigned long khh_buddy_order(struct page *page, unsigned long pfn)
+unsigned long khh_buddy_order(struct page *page, unsigned long pfn)
 {
 	/* Racy like the kernel's own unlocked buddy_order() reads. */
 	unsigned long order = data_race(page_private(page));
@@ -45,16 +49,56 @@ static unsigned long khh_buddy_order(struct page *page, unsigned long pfn)
 	return order;
 }
 
+/**
+ * khh_free_off_lists() - whether a page that is not PageBuddy is free
+ * @page:	an online page, not PageBuddy
+ *
+ * A free page off the buddy lists (on a per-CPU list, or isolated by a
+ * compaction) is at refcount 0 and neither compound, slab nor typed (7.3's
+ * slab pages and a pooled hugetlb page are at refcount 0 too).  The tail
+ * pages of a high-order page allocated without __GFP_COMP pass as well,
+ * and 7.x's alloc_contig_frozen_range() leaves the pages it took at
+ * refcount 0: an upper bound, unlocked.
+ *
+ * Return: true when @page looks free.
+ */
+bool khh_free_off_lists(struct page *page)
+{
+	return !PageCompound(page) && !PageSlab(page) && !page_has_type(page) &&
+	       !page_count(page);
+}
+
+/**
+ * khh_next_populated_zone() - the zone with pages after @zone
+ * @zone:	a zone, or NULL for the first
+ *
+ * In node and zone order, as for_each_populated_zone(), whose
+ * next_zone() is not exported.
+ *
+ * Return: the zone, or NULL after the last.
+ */
+struct zone *khh_next_populated_zone(struct zone *zone)
+{
+	int nid = zone ? zone_to_nid(zone) : first_node(node_states[N_MEMORY]);
+	int zid = zone ? zone_idx(zone) + 1 : 0;
+
+	for (; nid < MAX_NUMNODES; nid = next_node(nid, node_states[N_MEMORY]), zid = 0) {
+		for (; zid < MAX_NR_ZONES; zid++) {
+			zone = &NODE_DATA(nid)->node_zones[zid];
+			if (populated_zone(zone))
+				return zone;
+		}
+	}
+	return NULL;
+}
+
 /*
  * Classify the pageblock at @start of @zone, without locks: a count for a
  * report, not a decision.  *@free_end carries the end of a buddy begun in
  * an earlier block: only the first page of a free order-10 buddy is
- * PageBuddy.  A free page off the buddy lists is at refcount 0 and neither
- * compound, slab nor typed (7.3's slab pages and a pooled hugetlb page are
- * at refcount 0 too).  *@loose gets the free pages found off the buddy
- * lists of a held block.  7.x's alloc_contig_frozen_range() leaves the
- * pages it took at refcount 0 too: a range pcompact's engine holds for a
- * moment reads as held.
+ * PageBuddy.  *@loose gets the free pages found off the buddy lists of a
+ * held block (khh_free_off_lists()): a range pcompact's engine holds for
+ * a moment at refcount 0 (7.x) reads as held.
  */
 static int khh_block_state(struct zone *zone, unsigned long start,
 			   unsigned long *free_end, unsigned long *loose)
@@ -80,8 +124,7 @@ static int khh_block_state(struct zone *zone, unsigned long start,
 			pfn += 1UL << order;
 			continue;
 		}
-		if (PageCompound(page) || PageSlab(page) || page_has_type(page) ||
-		    page_count(page))
+		if (!khh_free_off_lists(page))
 			return KHH_BLOCK_USED;
 		off_lists++;
 		pfn++;
@@ -121,18 +164,11 @@ static void khh_count_zone(struct zone *zone, struct khh_node_blocks *nb)
 u64 khh_count_blocks(struct khh_node_blocks *out)
 {
 	u64 t0 = ktime_get_ns();
-	int nid, zid;
+	struct zone *zone;
 
 	memset(out, 0, sizeof(*out) * MAX_NUMNODES);
-	for_each_node_state(nid, N_MEMORY) {
-		pg_data_t *pgdat = NODE_DATA(nid);
-
-		for (zid = 0; zid < MAX_NR_ZONES; zid++) {
-			struct zone *zone = &pgdat->node_zones[zid];
-
-			if (populated_zone(zone))
-				khh_count_zone(zone, &out[nid]);
-		}
-	}
+	for (zone = khh_next_populated_zone(NULL); zone;
+	     zone = khh_next_populated_zone(zone))
+		khh_count_zone(zone, &out[zone_to_nid(zone)]);
 	return ktime_get_ns() - t0;
 }

@@ -13,6 +13,7 @@
 struct page;
 struct proc_dir_entry;
 struct seq_file;
+struct zone;
 
 /**
  * struct khh_node_blocks - a node's free pageblocks, as khh_count_blocks() saw them
@@ -102,6 +103,11 @@ struct khh_state {
 extern struct khh_state khh;
 
 u64 khh_count_blocks(struct khh_node_blocks *out);
+unsigned long khh_buddy_order(struct page *page, unsigned long pfn);
+bool khh_free_off_lists(struct page *page);
+struct zone *khh_next_populated_zone(struct zone *zone);
+void *khh_seq_row(loff_t pos, void *rows, size_t nr, size_t size);
+void khh_seq_stop(struct seq_file *m, void *v);
 int khh_report_init(void);
 void khh_report_exit(void);
 void khh_report_log(void);

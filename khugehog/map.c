@@ -94,17 +94,6 @@ static struct {
 	bool taken;
 } khh_map;
 
-/*
- * The zone @zid of node @nid if it has pages, else NULL
- * (for_each_populated_zone() uses helpers that are not exported).
- */
-static struct zone *khh_populated_zone(int nid, int zid)
-{
-	struct zone *zone = &NODE_DATA(nid)->node_zones[zid];
-
-	return populated_zone(zone) ? zone : NULL;
-}
-
 static const char *khh_migratetype_name(int mt)
 {
 	if (mt == MIGRATE_UNMOVABLE)
@@ -133,21 +122,18 @@ static const char *khh_migratetype_name(int mt)
 int khh_map_alloc(void)
 {
 	size_t blocks = 0, zones = 0;
+	/* Only whole pages held by reference need listing (khh_map_list_held()). */
+	size_t held = khh.pin || khh.free_immediately ? 0 : khh.cap_rec;
 	struct zone *zone;
-	int nid, zid;
 
-	for_each_node_state(nid, N_MEMORY) {
-		for (zid = 0; zid < MAX_NR_ZONES; zid++) {
-			zone = khh_populated_zone(nid, zid);
-			if (!zone)
-				continue;
-			blocks += DIV_ROUND_UP(zone->spanned_pages, pageblock_nr_pages) + 1;
-			zones++;
-		}
+	for (zone = khh_next_populated_zone(NULL); zone;
+	     zone = khh_next_populated_zone(zone)) {
+		blocks += DIV_ROUND_UP(zone->spanned_pages, pageblock_nr_pages) + 1;
+		zones++;
 	}
 	khh_map.blocks = kvcalloc(blocks, sizeof(*khh_map.blocks), GFP_KERNEL);
 	khh_map.zones = kvcalloc(zones, sizeof(*khh_map.zones), GFP_KERNEL);
-	khh_map.held = kvcalloc(khh.cap_rec, sizeof(*khh_map.held), GFP_KERNEL);
+	khh_map.held = kvcalloc(held ?: 1, sizeof(*khh_map.held), GFP_KERNEL);
 	if (!khh_map.blocks || !khh_map.zones || !khh_map.held) {
 		khh_map_free();
 		return -ENOMEM;
@@ -242,7 +228,6 @@ static void khh_map_pages(struct zone *zone, struct khh_block_row *row,
 	for (pfn = start; pfn < end; pfn++) {
 		struct page *page = pfn_to_online_page(pfn);
 		bool sampled = !((pfn - start) % KHH_RESET_STRIDE);
-		unsigned long order;
 
 		if (!page || page_zone(page) != zone)
 			continue;
@@ -258,16 +243,10 @@ static void khh_map_pages(struct zone *zone, struct khh_block_row *row,
 			row->lru_pages++;
 			row->sampled_lru += sampled;
 		} else if (PageBuddy(page)) {
-			/* Racy like the kernel's own unlocked buddy_order() reads. */
-			order = data_race(page_private(page));
 			row->sampled_buddy += sampled;
-			if (order < KHH_NR_ORDERS && IS_ALIGNED(pfn, 1UL << order))
-				*free_end = pfn + (1UL << order);
-			else
-				*free_end = pfn + 1;
+			*free_end = pfn + (1UL << khh_buddy_order(page, pfn));
 			row->buddy_pages++;
-		} else if (!PageCompound(page) && !PageSlab(page) &&
-			   !page_has_type(page) && !page_count(page)) {
+		} else if (khh_free_off_lists(page)) {
 			row->loose_pages++;
 		}
 	}
@@ -325,18 +304,13 @@ void khh_map_take(void)
 {
 	u64 t0 = ktime_get_ns();
 	struct zone *zone;
-	int nid, zid;
 
 	if (!khh_map.blocks || khh_map.taken)
 		return;
 	khh_map_list_held();
-	for_each_node_state(nid, N_MEMORY) {
-		for (zid = 0; zid < MAX_NR_ZONES; zid++) {
-			zone = khh_populated_zone(nid, zid);
-			if (zone)
-				khh_map_zone(zone);
-		}
-	}
+	for (zone = khh_next_populated_zone(NULL); zone;
+	     zone = khh_next_populated_zone(zone))
+		khh_map_zone(zone);
 	khh_map.taken = true;
 	khh_map.ns = ktime_get_ns() - t0;
 	if (khh_map.dropped)
@@ -376,28 +350,16 @@ static int khh_zone_compaction_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-/* Position 0 is the header, position i the row i - 1. */
-static void *khh_block_map_at(loff_t pos)
-{
-	if (pos == 0)
-		return SEQ_START_TOKEN;
-	if (pos > khh_map.nr_blocks)
-		return NULL;
-	return &khh_map.blocks[pos - 1];
-}
-
 static void *khh_block_map_start(struct seq_file *m, loff_t *pos)
 {
-	return khh_block_map_at(*pos);
+	return khh_seq_row(*pos, khh_map.blocks, khh_map.nr_blocks,
+			   sizeof(*khh_map.blocks));
 }
 
 static void *khh_block_map_next(struct seq_file *m, void *v, loff_t *pos)
 {
-	return khh_block_map_at(++*pos);
-}
-
-static void khh_block_map_stop(struct seq_file *m, void *v)
-{
+	return khh_seq_row(++*pos, khh_map.blocks, khh_map.nr_blocks,
+			   sizeof(*khh_map.blocks));
 }
 
 static int khh_block_map_show(struct seq_file *m, void *v)
@@ -419,7 +381,7 @@ static int khh_block_map_show(struct seq_file *m, void *v)
 static const struct seq_operations khh_block_map_ops = {
 	.start = khh_block_map_start,
 	.next = khh_block_map_next,
-	.stop = khh_block_map_stop,
+	.stop = khh_seq_stop,
 	.show = khh_block_map_show,
 };
 

@@ -116,28 +116,42 @@ static int khh_summary_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-/* Position 0 is the header, position i the record i - 1. */
-static void *khh_samples_at(loff_t pos)
+/**
+ * khh_seq_row() - a CSV file's item at @pos: the header, then one row each
+ * @pos:	the seq_file position
+ * @rows:	the array of rows
+ * @nr:		how many rows it has
+ * @size:	the size of one row
+ *
+ * Return: SEQ_START_TOKEN at 0 (the header), the row @pos - 1, or NULL
+ * past the last.
+ */
+void *khh_seq_row(loff_t pos, void *rows, size_t nr, size_t size)
 {
 	if (pos == 0)
 		return SEQ_START_TOKEN;
-	if (pos > khh.nr_rec)
+	if (pos > nr)
 		return NULL;
-	return &khh.rec[pos - 1];
+	return rows + (pos - 1) * size;
+}
+
+/**
+ * khh_seq_stop() - seq_operations.stop of the CSV files: nothing to release
+ * @m:	the seq_file
+ * @v:	the last item
+ */
+void khh_seq_stop(struct seq_file *m, void *v)
+{
 }
 
 static void *khh_samples_start(struct seq_file *m, loff_t *pos)
 {
-	return khh_samples_at(*pos);
+	return khh_seq_row(*pos, khh.rec, khh.nr_rec, sizeof(*khh.rec));
 }
 
 static void *khh_samples_next(struct seq_file *m, void *v, loff_t *pos)
 {
-	return khh_samples_at(++*pos);
-}
-
-static void khh_samples_stop(struct seq_file *m, void *v)
-{
+	return khh_seq_row(++*pos, khh.rec, khh.nr_rec, sizeof(*khh.rec));
 }
 
 static int khh_samples_show(struct seq_file *m, void *v)
@@ -159,7 +173,7 @@ static int khh_samples_show(struct seq_file *m, void *v)
 static const struct seq_operations khh_samples_ops = {
 	.start = khh_samples_start,
 	.next = khh_samples_next,
-	.stop = khh_samples_stop,
+	.stop = khh_seq_stop,
 	.show = khh_samples_show,
 };
 
