@@ -22,8 +22,13 @@
 # - each zone's row has the zone's start and end from /proc/zoneinfo and
 #   its scanners' cached PFNs within the zone, give or take a block (or
 #   0, never set).
-# The skip marks and the zone's deferral fields are not checked: nothing
-# the kernel reports tells them.
+# - after a run on fragmented memory that ended on failed allocations,
+#   each zone's deferral fields (considered, defer_shift, order_failed) are
+#   what the kernel's compaction deferral events last traced for the zone
+#   in the allocating task (insmod's), unless another task's event came after it;
+#   considered may also be 1 << defer_shift, which compaction_deferred()
+#   sets without an event when it stops deferring.
+# The skip marks are not checked: nothing the kernel reports tells them.
 TIMEOUT=300
 . /pc/tests/vm/lib.sh
 
@@ -177,6 +182,80 @@ awk -F, 'NR > 1 { held += $12; loose += $11 }
 		exit !(held == '"$HELD"' * 512 && loose < '"$HELD"' * 511 / 2)
 	}' "$MAP" || fail "gfp=kernel: the held pages are not khugehog's in the map"
 rmmod khugehog || fail "rmmod khugehog"
+
+# The deferral fields: a GFP_KERNEL stream on fragmented memory until 8
+# allocations in a row fail (sync compaction failing defers the zone), its
+# compaction deferral events traced.  The kernel's proactive compaction is
+# off meanwhile so that kcompactd touches the zones less.
+proactiveness=$(cat /proc/sys/vm/compaction_proactiveness)
+trap 'rmmod khugehog 2>/dev/null; echo "$proactiveness" > /proc/sys/vm/compaction_proactiveness
+	[ -n "$FRAG_PID" ] && kill -TERM "$FRAG_PID" 2>/dev/null' EXIT
+echo 0 > /proc/sys/vm/compaction_proactiveness
+start_frag
+tr=/sys/kernel/tracing
+echo 0 > $tr/tracing_on
+echo > $tr/trace
+for event in mm_compaction_deferred mm_compaction_defer_compaction mm_compaction_defer_reset; do
+	echo 1 > $tr/events/compaction/$event/enable || fail "no compaction/$event event"
+done
+echo 1 > $tr/tracing_on
+# By pid: the trace may not know insmod's name ("<...>-499"), and the
+# shell may fork again for a command in the background.
+sh -c 'echo $$ > /tmp/map-insmod-pid; exec insmod "$1" map_at_end=1 stop_after_failures=8' sh "$KO" ||
+	fail "insmod khugehog map_at_end=1 stop_after_failures=8"
+insmod_pid=$(cat /tmp/map-insmod-pid)
+echo 0 > $tr/tracing_on
+grep -v '^#' $tr/trace > /tmp/map-defer-trace
+for event in mm_compaction_deferred mm_compaction_defer_compaction mm_compaction_defer_reset; do
+	echo 0 > $tr/events/compaction/$event/enable
+done
+echo 1 > $tr/tracing_on
+note "$(wc -l < /tmp/map-defer-trace) deferral events traced, insmod pid $insmod_pid; by task: $(awk '{ n[$1]++ } END { for (t in n) printf "%s %d ", t, n[t] }' /tmp/map-defer-trace)"
+cp "$ZONES" /tmp/map-defer-zones || fail "cannot read $ZONES"
+note "fragmented run: $(grep -E '^(count|failures|stop_reason) ' "$SUMMARY" | tr '\n' ' ')"
+[ "$(kv failures)" -gt 0 ] || fail "the run on fragmented memory had no failure: $(kv stop_reason)"
+rmmod khugehog || fail "rmmod khugehog"
+stop_frag || fail "frag exit status $?"
+FRAG_PID=
+echo "$proactiveness" > /proc/sys/vm/compaction_proactiveness
+awk '
+	FNR == 1 { file++ }
+	file == 1 && / mm_compaction_defe/ {
+		for (i = 1; i <= NF; i++) {
+			split($i, kv, "=")
+			if (kv[1] == "node") z = kv[2]
+			else if (kv[1] == "zone") z = z kv[2]
+			else if (kv[1] == "order_failed") failed = kv[2]
+			else if (kv[1] == "consider") considered = kv[2]
+			else if (kv[1] == "limit") limit = kv[2]
+		}
+		if ($1 ~ "-" pid "$") {
+			last[z] = NR; want[z] = considered " " limit " " failed
+		} else {
+			other[z] = NR; by[z] = $1
+		}
+		next
+	}
+	file == 2 && FNR > 1 {
+		z = $1 $2
+		if (!(z in last)) { print "# " z ": no event of the run"; next }
+		if (other[z] > last[z]) { print "# " z ": " by[z] " traced after the run, not compared"; next }
+		split(want[z], w, " ")
+		# No ^: busybox awk may lack its math library.
+		for (limit = 1, i = 0; i < $11; i++)
+			limit *= 2
+		got = $10 " " limit " " $12
+		print "# " z ": map considered, limit, order_failed " got "; traced " want[z]
+		compared++
+		if (limit != w[2] || $12 != w[3] || ($10 != w[1] && $10 != w[2])) {
+			print "deferral state of " z ": map " got ", traced " want[z]; bad = 1
+		}
+	}
+	END {
+		if (!compared) { print "no zone to compare"; bad = 1 }
+		exit bad
+	}' pid=$insmod_pid FS=' ' /tmp/map-defer-trace FS=, /tmp/map-defer-zones ||
+	fail "zone_compaction's deferral fields disagree with the traced deferral events"
 [ -e /proc/khugehog ] && fail "/proc/khugehog still exists after rmmod"
 check_dmesg_clean
 exit 0
