@@ -150,6 +150,10 @@ verify_frag() {
 zram_swap() {
 	grep -q zram0 /proc/swaps && return 0
 	modprobe zram num_devices=1 || fail "modprobe zram"
+	# A failed test may have left zram0 sized (make check of d9308ba,
+	# 6.12.118: 48's failure failed 50 and 52 here), and a sized device
+	# refuses a new size.
+	echo 1 > /sys/block/zram0/reset || fail "zram reset"
 	echo "$1" > /sys/block/zram0/disksize || fail "zram disksize"
 	mkswap /dev/zram0 >/dev/null || fail "mkswap"
 	swapon /dev/zram0 || fail "swapon"
