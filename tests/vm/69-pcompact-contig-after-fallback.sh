@@ -32,7 +32,8 @@ phase() {
 		fragment_anew
 	fi
 	_idle=$(cat $PC_PARAM/idle_calls)
-	for nid in $ABOVE; do
+	# Every node's: compact_traced may choose ABOVE again.
+	for nid in $(nodes_with_memory); do
 		eval "_fb_$nid=$(node_stat $nid engine_fallbacks) _af_$nid=$(node_stat $nid fallback_contig_rounds)"
 	done
 	compact_traced pcompact/pcompact_range

@@ -430,6 +430,7 @@ stall_in_direct_compaction() {
 	[ "$(node_stat_sum direct_stalls)" -gt "$_sd_stalls" ] ||
 		fail "$_sd_max huge page allocations, $_sd_free2m blocks free, did not stall ($(grep -E '^(count|failures)' /proc/khugehog/summary | tr '\n' ' '))"
 	note "direct compaction stalls: $_sd_stalls -> $(node_stat_sum direct_stalls) ($_sd_max allocations, $_sd_free2m blocks free)"
+	STALLED_AT=$(date +%s)
 }
 
 # load_fragmented [--stalled] ARG...: pcompact loaded switched off with the
@@ -451,6 +452,7 @@ load_fragmented() {
 # already loaded (switched off): start_frag, with --stalled allocations
 # stalled in direct compaction and interval_ms 60000, then fragmented_nodes 70.
 fragment_anew() {
+	STALLED_AT=""
 	start_frag
 	if [ "$1" = --stalled ]; then
 		stall_in_direct_compaction
@@ -465,7 +467,7 @@ fragment_anew() {
 # (default 300) it dumps what the node's compactor is doing and fails.  A node
 # pcompact found at or below its high threshold, and so never compacted (the
 # kernel lowered its score after fragmented_nodes read it), leaves ABOVE with
-# a note; the test fails when no node is left, or with WCE_RETURN_WHEN_NONE_LEFT
+# a note (one idle with no round at a score above it fails); the test fails when no node is left, or with WCE_RETURN_WHEN_NONE_LEFT
 # set returns 2 (compact_traced then chooses the thresholds again).
 # Deferrals and rounds count from what compaction_marks noted, else from 0
 # (a module loaded afresh).
@@ -476,6 +478,12 @@ wait_compaction_end() {
 		engine_dump "$1"
 		fail "node $1: compaction did not end in ${3:-300} s (low $2): $(node_summary "$1")"
 	}
+	[ "$(node_stat "$1" rounds)" = "$_wce_rounds" ] || return 0
+	# Idle without a round is right only at or below the node's high
+	# threshold; a sample above it starts a round within interval_ms.
+	wait_for "[ \$(node_stat $1 score) -le \$(node_stat $1 wmark_high) ] ||
+		  [ \$(node_stat $1 rounds) != $_wce_rounds ]" 5 ||
+		fail "node $1: idle with no round above its high threshold $(node_stat $1 wmark_high): $(node_summary "$1")"
 	[ "$(node_stat "$1" rounds)" = "$_wce_rounds" ] || return 0
 	note "node $1 was at or below the high threshold when pcompact looked: $(node_summary "$1")"
 	ABOVE=$(echo " $ABOVE " | sed "s/ $1 / /; s/^ *//; s/ *$//")
@@ -591,11 +599,15 @@ compact_traced() {
 		wait_disabled 60 $_ct_running
 		[ -n "$_ct_none_left" ] || break
 		[ $_ct_try = 3 ] && fail "no node was left above the high threshold to compact, three times"
+		# A stalled phase's rounds must start within interval_ms (60 s) of
+		# the stall: no time for another attempt after half of it.
+		[ -n "$STALLED_AT" ] && [ $(($(date +%s) - STALLED_AT)) -gt 30 ] &&
+			fail "no node was left above the high threshold to compact, $(($(date +%s) - STALLED_AT)) s after the stall"
 		# Every node fell to its high threshold between fragmented_nodes
 		# and pcompact's first look (7.3.4, make check of ea1b9b0: node 1
 		# from over 90 to 87, no round run): choose from the newer scores.
 		note "attempt $_ct_try: every node fell to its high threshold before pcompact's first round; choosing again"
-		fragmented_nodes "$FRAGMENTED_MIN"
+		fragmented_nodes "${FRAGMENTED_MIN:-70}"
 	done
 	for _ct_event in "$@"; do
 		echo 0 > "$_ct_t/events/$_ct_event/enable"
