@@ -13,7 +13,8 @@ ZRAM_MB=160
 cpu_node=$(ls -d /sys/devices/system/cpu/cpu0/node[0-9]*) || fail "no node for CPU 0"
 nid=${cpu_node##*node}
 modprobe zram num_devices=1 || fail "modprobe zram"
-trap '[ -e /sys/block/zram0/reset ] && echo 1 > /sys/block/zram0/reset; rmmod zram 2>/dev/null' EXIT
+trap 'echo N > $PC_PARAM/enabled 2>/dev/null
+	[ -e /sys/block/zram0/reset ] && echo 1 > /sys/block/zram0/reset; rmmod zram 2>/dev/null' EXIT
 echo 1 > /sys/block/zram0/reset || fail "zram reset"
 echo 256M > /sys/block/zram0/disksize || fail "zram disksize"
 # Sample every 20 ms: the score read below is from a sample after frag's exit.
