@@ -194,21 +194,17 @@ rmmod khugehog || fail "rmmod khugehog"
 # off meanwhile so that kcompactd touches the zones less.
 proactiveness=$(cat /proc/sys/vm/compaction_proactiveness)
 tr=/sys/kernel/tracing
-events="mm_compaction_deferred mm_compaction_defer_compaction mm_compaction_defer_reset"
+events="compaction/mm_compaction_deferred compaction/mm_compaction_defer_compaction compaction/mm_compaction_defer_reset"
 # The tests after this one need tracing on and these events off.
 trap 'rmmod khugehog 2>/dev/null; echo "$proactiveness" > /proc/sys/vm/compaction_proactiveness
-	for event in $events; do echo 0 > $tr/events/compaction/$event/enable; done 2>/dev/null
+	trace_events_off $events 2>/dev/null
 	echo 1 > $tr/tracing_on
 	[ -n "$FRAG_PID" ] && kill -TERM "$FRAG_PID" 2>/dev/null' EXIT
 echo 0 > /proc/sys/vm/compaction_proactiveness
 start_frag
 node=$(nodes_with_memory | tail -n 1)
-echo 0 > $tr/tracing_on
-echo > $tr/trace
-for event in $events; do
-	echo 1 > $tr/events/compaction/$event/enable || fail "no compaction/$event event"
-done
-echo 1 > $tr/tracing_on
+# shellcheck disable=SC2086 # one word per event
+trace_from_empty $events
 # By pid: the trace may not know insmod's name ("<...>-499"), and the
 # shell may fork again for a command in the background.
 args="node=$node keep_free_mb=0 map_at_end=1 stop_after_failures=8"
@@ -216,9 +212,8 @@ sh -c 'echo $$ > /tmp/map-insmod-pid; exec insmod "$1" $2' sh "$KO" "$args" || f
 insmod_pid=$(cat /tmp/map-insmod-pid)
 echo 0 > $tr/tracing_on
 grep -v '^#' $tr/trace > /tmp/map-defer-trace
-for event in $events; do
-	echo 0 > $tr/events/compaction/$event/enable
-done
+# shellcheck disable=SC2086 # one word per event
+trace_events_off $events
 echo 1 > $tr/tracing_on
 note "$(wc -l < /tmp/map-defer-trace) deferral events traced, insmod pid $insmod_pid; by task: $(awk '{ n[$1]++ } END { for (t in n) printf "%s %d ", t, n[t] }' /tmp/map-defer-trace)"
 cp "$ZONES" /tmp/map-defer-zones || fail "cannot read $ZONES"

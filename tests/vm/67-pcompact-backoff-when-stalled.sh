@@ -8,8 +8,6 @@
 TIMEOUT=600
 . /pc/tests/vm/lib.sh
 
-T=/sys/kernel/tracing
-
 # Allocations stalled within the last interval (60 s): every node above its
 # high threshold backs off and starts no round.  Loaded with 10 ms so that
 # the scores read are the fragmented ones.
@@ -17,10 +15,7 @@ load_fragmented --stalled engine=node-sysfs backoff_when_stalled=Y
 [ "$(cat $PC_PARAM/backoff_when_stalled)" = Y ] ||
 	fail "backoff_when_stalled reads $(cat $PC_PARAM/backoff_when_stalled)"
 rounds_before=$(node_stat_sum rounds)
-echo 0 > $T/tracing_on
-echo > $T/trace
-echo 1 > $T/events/compaction/mm_compaction_end/enable || fail "no mm_compaction_end event"
-echo 1 > $T/tracing_on
+trace_from_empty compaction/mm_compaction_end
 backoffs_before=$(node_counters backoffs_stall)
 echo Y > $PC_PARAM/enabled || fail "cannot switch pcompact on"
 for nid in $ABOVE; do
@@ -32,7 +27,7 @@ for nid in $ABOVE; do
 			"state $(node_stat "$nid" state), $(node_summary "$nid")"
 done
 echo N > $PC_PARAM/enabled
-echo 0 > $T/events/compaction/mm_compaction_end/enable
+trace_events_off compaction/mm_compaction_end
 note "stalled: $(node_stat_sum rounds) rounds ($rounds_before before), $(node_stat_sum backoffs_stall) stall back-offs, $(kernel_calls) kernel compactions"
 [ "$(node_stat_sum rounds)" = "$rounds_before" ] ||
 	fail "$(($(node_stat_sum rounds) - rounds_before)) rounds started within 60 s of a stall"

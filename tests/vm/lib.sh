@@ -467,8 +467,9 @@ fragment_anew() {
 # (default 300) it dumps what the node's compactor is doing and fails.  A node
 # pcompact found at or below its high threshold, and so never compacted (the
 # kernel lowered its score after fragmented_nodes read it), leaves ABOVE with
-# a note (one idle with no round at a score above it fails); the test fails when no node is left, or with WCE_RETURN_WHEN_NONE_LEFT
-# set returns 2 (compact_traced then chooses the thresholds again).
+# a note (one idle with no round at a score above it fails); the test fails
+# when no node is left, or with WCE_RETURN_WHEN_NONE_LEFT set it returns 2
+# (compact_traced then chooses the thresholds again).
 # Deferrals and rounds count from what compaction_marks noted, else from 0
 # (a module loaded afresh).
 wait_compaction_end() {
@@ -566,6 +567,24 @@ compaction_marks() {
 	done
 }
 
+# trace_from_empty EVENT...: trace the events (SUBSYSTEM/NAME under
+# /sys/kernel/tracing/events) from an empty buffer.
+trace_from_empty() {
+	echo 0 > /sys/kernel/tracing/tracing_on
+	echo > /sys/kernel/tracing/trace
+	for _tf_event in "$@"; do
+		echo 1 > "/sys/kernel/tracing/events/$_tf_event/enable" || fail "no $_tf_event event"
+	done
+	echo 1 > /sys/kernel/tracing/tracing_on
+}
+
+# trace_events_off EVENT...: stop tracing the events (SUBSYSTEM/NAME).
+trace_events_off() {
+	for _tf_event in "$@"; do
+		echo 0 > "/sys/kernel/tracing/events/$_tf_event/enable"
+	done
+}
+
 # compact_traced EVENT...: trace the events (SUBSYSTEM/NAME under
 # /sys/kernel/tracing/events) from an empty buffer while pcompact compacts:
 # switch it on, wait until every node of ABOVE ends its compaction, switch
@@ -574,13 +593,7 @@ compaction_marks() {
 # thresholds again (fragmented_nodes) and starts over, three times at most.
 # The events stay in /sys/kernel/tracing/trace for the caller.
 compact_traced() {
-	_ct_t=/sys/kernel/tracing
-	echo 0 > $_ct_t/tracing_on
-	echo > $_ct_t/trace
-	for _ct_event in "$@"; do
-		echo 1 > "$_ct_t/events/$_ct_event/enable" || fail "no $_ct_event event"
-	done
-	echo 1 > $_ct_t/tracing_on
+	trace_from_empty "$@"
 	for _ct_try in 1 2 3; do
 		compaction_marks
 		echo Y > $PC_PARAM/enabled || fail "cannot switch pcompact on"
@@ -609,7 +622,5 @@ compact_traced() {
 		note "attempt $_ct_try: every node fell to its high threshold before pcompact's first round; choosing again"
 		fragmented_nodes "${FRAGMENTED_MIN:-70}"
 	done
-	for _ct_event in "$@"; do
-		echo 0 > "$_ct_t/events/$_ct_event/enable"
-	done
+	trace_events_off "$@"
 }
