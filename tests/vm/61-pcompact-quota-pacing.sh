@@ -33,10 +33,8 @@ TIMEOUT=300
 . /pc/tests/vm/lib.sh
 
 TRACE=/sys/kernel/tracing
-BEGIN_EVENT=$TRACE/events/pcompact/pcompact_round_begin
-END_EVENT=$TRACE/events/pcompact/pcompact_round_end
-DEFER_EVENT=$TRACE/events/pcompact/pcompact_defer
-STALL_EVENT=$TRACE/events/compaction/mm_compaction_try_to_compact_pages
+EVENTS="pcompact/pcompact_round_begin pcompact/pcompact_round_end pcompact/pcompact_defer
+	compaction/mm_compaction_try_to_compact_pages"
 INTERVAL_MS=200
 # Rounds begin one interval apart at the earliest in jiffies, which the
 # pacing counts and which can lag the trace clock: a tick's phase (4 ms at
@@ -54,16 +52,14 @@ EARLY_US=$(( MIN_GAP_US - 100000 ))
 # which a counter clock (x86-tsc, counter) would not give; global, because
 # pcompactd may move between CPUs, whose local clocks need not agree.
 old_clock=$(sed 's/.*\[\(.*\)\].*/\1/' $TRACE/trace_clock)
-trap '{ for e in $BEGIN_EVENT $END_EVENT $DEFER_EVENT $STALL_EVENT; do echo 0 > $e/enable; done
+trap '{ trace_events_off $EVENTS
 	echo "$old_clock" > $TRACE/trace_clock; } 2>/dev/null' EXIT
 echo global > $TRACE/trace_clock || fail "cannot set the trace clock to global"
 insmod /pc/module/pcompact.ko enabled=0 engine=contig interval_ms=$INTERVAL_MS quota_ms=50 \
 	run_max_mb=4 stall_wake_ms=1 max_defer_shift=0 wmark_low=2 wmark_high=5 || fail "insmod"
 start_frag
-echo > $TRACE/trace
-for e in $BEGIN_EVENT $END_EVENT $DEFER_EVENT $STALL_EVENT; do
-	echo 1 > $e/enable || fail "cannot enable $e"
-done
+# shellcheck disable=SC2086 # one word per event
+trace_from_empty $EVENTS
 echo 1 > $PC_PARAM/enabled
 stall_wakes0=$(node_stat_sum stall_wakes)
 # What spaces rounds apart besides the pacing and leaves no event: kswapd back-offs.
@@ -82,7 +78,8 @@ note "khugehog: $(grep -h -E '^(count|failures|stop_reason) ' /proc/khugehog/sum
 
 rmmod khugehog || fail "rmmod khugehog"
 echo 0 > $PC_PARAM/enabled
-for e in $BEGIN_EVENT $END_EVENT $DEFER_EVENT $STALL_EVENT; do echo 0 > $e/enable; done
+# shellcheck disable=SC2086 # one word per event
+trace_events_off $EVENTS
 stall_wakes=$(( $(node_stat_sum stall_wakes) - stall_wakes0 ))
 overrun=$(awk '/^overrun:/ { s += $2 } END { print s + 0 }' $TRACE/per_cpu/cpu*/stats)
 # A lost event can only make a gap look longer, never shorter.
