@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of the guests' CPU model: make check boots its guests without
+the fast-string flags (see CHECK_CPU in scripts/check), and scripts/vm-run
+refuses a --cpu that is not a QEMU CPU model before it fetches or boots."""
+
+import os
+import subprocess
+
+import pytest
+
+from scriptload import load_script
+
+check = load_script("check")
+
+VM_RUN = os.path.join(check.TOP, "scripts", "vm-run")
+
+
+def test_check_boots_its_guests_without_erms_and_fsrm(tmp_path, monkeypatch):
+    commands = []
+
+    def record(cmd, log_path, timeout, env=None, cwd=None):
+        commands.append(cmd)
+        return 4, ""
+    monkeypatch.setattr(check, "run", record)
+    monkeypatch.setattr(check, "vm_payload", lambda release, out: str(tmp_path / "payload"))
+    check.vm_suite("6.1.0-0-amd64", str(tmp_path), "", "2048M", 2, 2, 0)
+    (vm_run_cmd,) = commands
+    assert vm_run_cmd[0] == VM_RUN
+    model = vm_run_cmd[vm_run_cmd.index("--cpu") + 1].split(",")
+    assert model[0] == "max"
+    assert "-erms" in model and "-fsrm" in model
+
+
+@pytest.mark.parametrize("model", ["", "max;reboot", "max erms", "$(id)"])
+def test_vm_run_refuses_a_cpu_that_is_no_model_name(tmp_path, model):
+    out = tmp_path / "out"
+    done = subprocess.run([VM_RUN, "--kernel", "6.1", "--out", str(out), "--cpu", model],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode != 0
+    assert "--cpu takes a QEMU CPU model" in done.stderr
+    assert not out.exists()
