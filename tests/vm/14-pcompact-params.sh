@@ -74,8 +74,15 @@ nodes|zero
 nodes|-1
 takeover|sometimes"
 
+# snapshot: every parameter as "name=value " in $state.  read, not cat: 23
+# execs per refused write took a third of this test's time under TCG.
 snapshot() {
-	for p in $PARAMS; do printf '%s=%s ' "$p" "$(cat /sys/module/pcompact/parameters/$p)"; done
+	state=
+	for p in $PARAMS; do
+		val=
+		read -r val < $PC_PARAM/$p
+		state="$state$p=$val "
+	done
 }
 
 tried=0
@@ -99,7 +106,8 @@ insmod $KO || fail "insmod"
 for p in $(ls /sys/module/pcompact/parameters); do
 	case " $PARAMS " in *" $p "*) ;; *) fail "parameter $p is not covered by this test" ;; esac
 done
-before=$(snapshot)
+snapshot
+before=$state
 note "parameters: $before"
 echo "$BAD" | while IFS='|' read -r name value; do
 	dmesg -c >/dev/null
@@ -107,7 +115,8 @@ echo "$BAD" | while IFS='|' read -r name value; do
 	if echo "$value" > /sys/module/pcompact/parameters/$name 2>/dev/null; then
 		fail "runtime write $name='$value' succeeded"
 	fi
-	[ "$(snapshot)" = "$before" ] || fail "refused $name='$value' changed state: $(snapshot)"
+	snapshot
+	[ "$state" = "$before" ] || fail "refused $name='$value' changed state: $state"
 	dmesg | grep -q "pcompact: $name: " || fail "no log line naming $name for runtime '$value'"
 done || exit 1
 # Wrong order at runtime, both ways.
