@@ -39,3 +39,38 @@ def test_vm_run_refuses_a_cpu_that_is_no_model_name(tmp_path, model):
     assert done.returncode != 0
     assert "--cpu takes a QEMU CPU model" in done.stderr
     assert not out.exists()
+
+
+def test_check_runs_the_bench_smoke_test_on_its_guests_cpu(tmp_path, monkeypatch):
+    commands = []
+
+    def record(cmd, log_path, timeout, env=None, cwd=None):
+        commands.append(cmd)
+        return 1, ""
+    monkeypatch.setattr(check, "run", record)
+    check.bench_suite(str(tmp_path))
+    (bench_cmd,) = commands
+    assert "--quick" in bench_cmd
+    assert bench_cmd[bench_cmd.index("--cpu") + 1] == check.CHECK_CPU
+
+
+bench = load_script("bench")
+
+
+def test_bench_boots_max_unless_told_and_names_another_model_in_the_shape():
+    args = bench.parse_args([])
+    cmd = bench.vm_command(args, "rel", "p", bench.scenarios.BY_NAME["kernel"], 512, "o")
+    assert cmd[cmd.index("--cpu") + 1] == "max"
+    assert bench.vm_shape(args) == "3072 MiB, 2 NUMA nodes, 2 CPUs, tcg"
+    other = bench.parse_args(["--cpu", "max,-erms"])
+    cmd = bench.vm_command(other, "rel", "p", bench.scenarios.BY_NAME["kernel"], 512, "o")
+    assert cmd[cmd.index("--cpu") + 1] == "max,-erms"
+    assert bench.vm_shape(other).endswith(", CPU model max,-erms")
+
+
+@pytest.mark.parametrize("model", ["", "max;reboot", "max erms", "$(id)"])
+def test_bench_refuses_a_cpu_that_is_no_model_name(model, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        bench.parse_args(["--cpu", model])
+    assert exit_info.value.code == 2
+    assert "--cpu" in capsys.readouterr().err
