@@ -11,6 +11,8 @@ import pytest
 from scriptload import load_script
 
 check = load_script("check")
+bench = load_script("bench")
+bench_pool = load_script("bench-pool")
 
 VM_RUN = os.path.join(check.TOP, "scripts", "vm-run")
 
@@ -54,8 +56,6 @@ def test_check_runs_the_bench_smoke_test_on_its_guests_cpu(tmp_path, monkeypatch
     assert bench_cmd[bench_cmd.index("--cpu") + 1] == check.CHECK_CPU
 
 
-bench = load_script("bench")
-
 
 def test_bench_boots_max_unless_told_and_names_another_model_in_the_shape():
     args = bench.parse_args([])
@@ -66,6 +66,15 @@ def test_bench_boots_max_unless_told_and_names_another_model_in_the_shape():
     cmd = bench.vm_command(other, "rel", "p", bench.scenarios.BY_NAME["kernel"], 512, "o")
     assert cmd[cmd.index("--cpu") + 1] == "max,-erms"
     assert bench.vm_shape(other).endswith(", CPU model max,-erms")
+    kvm = bench.parse_args(["--cpu", "max,-erms", "--accel", "kvm"])
+    assert "CPU model" not in bench.vm_shape(kvm)
+
+
+def test_bench_pool_pools_an_explicit_max_with_none_and_refuses_another_model():
+    plain = bench_pool.measured_options("scripts/bench --kernel 6.1 --runs 5")
+    assert bench_pool.measured_options("scripts/bench --kernel 6.1 --cpu max") == plain
+    assert bench_pool.measured_options("scripts/bench --kernel 6.1 --cpu=max") == plain
+    assert bench_pool.measured_options("scripts/bench --kernel 6.1 --cpu max,-erms") != plain
 
 
 @pytest.mark.parametrize("model", ["", "max;reboot", "max erms", "$(id)"])
