@@ -75,12 +75,12 @@ nodes|-1
 takeover|sometimes"
 
 # snapshot: every parameter as "name=value " in $state.  read, not cat: 23
-# execs per refused write took a third of this test's time under TCG.
+# execs per refused write took half of this test's time under TCG.
 snapshot() {
 	state=
 	for p in $PARAMS; do
 		val=
-		read -r val < $PC_PARAM/$p
+		IFS= read -r val < $PC_PARAM/$p
 		state="$state$p=$val "
 	done
 }

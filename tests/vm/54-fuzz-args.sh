@@ -199,7 +199,7 @@ params_now() {
 	now=
 	for param_name in $PARAMS; do
 		param_value=
-		read -r param_value < $param_name
+		IFS= read -r param_value < $param_name
 		now="$now$param_value
 "
 	done
@@ -210,8 +210,8 @@ base=$now
 # whatever the defaults are.
 loaded_values() {
 	set -- $base
-	for p in $PARAMS; do
-		printf '%s\n' "$1" > $p || fail "writing back $p='$1'"
+	for param_name in $PARAMS; do
+		printf '%s\n' "$1" > $param_name || fail "writing back $param_name='$1'"
 		shift
 	done
 }
@@ -219,7 +219,7 @@ runtime=0
 while IFS='|' read -r p v want; do
 	if printf '%s\n' "$v" > $p 2>/dev/null; then
 		got=
-		read -r got < $p
+		IFS= read -r got < $p
 		got="ok $got"
 		case $want in
 		any) ;;
@@ -234,7 +234,7 @@ while IFS='|' read -r p v want; do
 		refused "$p: " || fail "$p='$v' refused without a log line naming $p"
 	fi
 	params_now
-	[ "$now" = "$base" ] || fail "after $p='$v': $(echo $now)"
+	[ "$now" = "$base" ] || fail "after $p='$v': $(echo "$now" | tr "\n" " ")"
 	runtime=$((runtime + 1))
 done < /tmp/pc-fuzz
 cd /
