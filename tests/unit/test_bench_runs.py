@@ -1784,3 +1784,27 @@ def test_reset_walk_main(tmp_path, capsys):
     (run / "block_flags.csv").write_text("pfn,flags\n")
     assert mod.main([str(tmp_path / "bench")]) == 2
     assert "header is not" in capsys.readouterr().err
+
+
+def ioa1_run(mean, cpu_per_block):
+    r = run(1000, mean, mean / 2)
+    r["khugehog"]["latency"]["p99_us"] = 4 * mean
+    r["khugehog"]["compactor_cpu_ms_per_block_created"] = cpu_per_block
+    r["khugehog"]["migrated_per_block_created"] = 140.0
+    return r
+
+
+def test_ioa1_cost_targets_judge_the_zeroing_pair_only_when_it_ran():
+    rs = {"kernel-ioa1": [ioa1_run(m, 2.8) for m in (7000, 7200, 7400, 7600, 7800)],
+          "pcompact-ioa1": [ioa1_run(m, 3.6) for m in (3000, 3100, 3200, 3300, 3400)]}
+    t = {x["target"]: x for x in runs.evaluate_targets(rs, seed=4)}
+    mean = t["pcompact (init_on_alloc=1) mean <= 0.7 x kernel (init_on_alloc=1) mean"]
+    assert mean["verdict"] == stats.MET and mean["n"] == "5/5"
+    cpu = t["pcompact (init_on_alloc=1) compactor CPU per block created <= "
+            "kernel (init_on_alloc=1)'s"]
+    assert cpu["verdict"] == stats.MISSED and 1.28 < cpu["estimate"] < 1.29
+    # Plain pcompact's targets stay on plain pcompact's runs: not measured here.
+    assert t["pcompact mean <= 0.7 x kernel mean (issue 13)"]["verdict"] == stats.NOT_MEASURED
+    # A drain without the -ioa1 scenarios lists none of their targets.
+    plain = runs.evaluate_targets({"kernel": [run(1000, 600, 300)]}, seed=4)
+    assert not [x for x in plain if "init_on_alloc" in x["target"]]
