@@ -1090,7 +1090,7 @@ def readme(ctx, summaries, order, plots, targets, runs_md=None):
         L.append(f"- VM: {ctx['vm']} (scripts/vm-run, one boot per "
                  f"{'run' if runs_md else 'scenario'})")
     L.append(f"- Guest kernel command line: `{env.get('cmdline', '?')}`")
-    L.append(f"- init_on_alloc: {ctx['init_on_alloc']}")
+    L.append(f"- init_on_alloc: {scenarios.init_on_alloc_text(ctx['init_on_alloc'], order)}")
     L.append(f"- Settings in every scenario: THP enabled `{env.get('thp_enabled', '?')}`, "
              f"defrag `{env.get('thp_defrag', '?')}`, vm.watermark_boost_factor 0, "
              f"vm.extfrag_threshold {env.get('sysctl_extfrag_threshold', '?')}, "

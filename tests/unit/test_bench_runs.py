@@ -1810,15 +1810,12 @@ def test_ioa1_cost_targets_judge_the_zeroing_pair_only_when_it_ran():
     assert not [x for x in plain if "init_on_alloc" in x["target"]]
 
 
-def test_bench_results_say_the_ioa1_scenarios_zeroed():
-    bench = tbr.load_bench()
-    args = bench.parse_args([])
-    assert bench.init_on_alloc_text(args, ["kernel", "pcompact"]) == bench.PLAIN_INIT_ON_ALLOC
-    text = bench.init_on_alloc_text(args, ["kernel-ioa1", "pcompact-ioa1"])
-    assert text.startswith(bench.PLAIN_INIT_ON_ALLOC)
-    assert "1 in kernel-ioa1, pcompact-ioa1" in text
-    assert bench.init_on_alloc_text(bench.parse_args(["--init-on-alloc", "default"]),
-                                    ["kernel-ioa1"]) == "the kernel's default"
-    # An older bench's text is corrected the same way on --report-only.
-    assert bench.with_zeroing_scenarios(bench.PLAIN_INIT_ON_ALLOC, ["vanilla-ioa1"]).endswith(
-        "1 in vanilla-ioa1 (init_on_alloc=1 on theirs)")
+def test_reports_say_the_ioa1_scenarios_zeroed_and_run_json_keeps_the_setting():
+    plain = scenarios.PLAIN_INIT_ON_ALLOC
+    assert scenarios.init_on_alloc_text(plain, ["kernel", "pcompact"]) == plain
+    text = scenarios.init_on_alloc_text(plain, ["kernel", "kernel-ioa1", "pcompact-ioa1"])
+    assert text == f"{plain}, 1 in kernel-ioa1, pcompact-ioa1 (init_on_alloc=1 on theirs)"
+    assert scenarios.init_on_alloc_text("the kernel's default", ["kernel-ioa1"]) == \
+        "the kernel's default"
+    # Every run of the -ioa1 pair, as of the drain's targets.
+    assert {"kernel-ioa1", "pcompact-ioa1"} <= set(scenarios.TARGET_SCENARIOS)
