@@ -17,13 +17,20 @@ bench_pool = load_script("bench-pool")
 VM_RUN = os.path.join(check.TOP, "scripts", "vm-run")
 
 
-def test_check_boots_its_guests_without_erms_and_fsrm(tmp_path, monkeypatch):
+def recorded_commands(monkeypatch, status):
+    """check.run replaced by one that answers status to every command: the
+    list the commands are recorded in."""
     commands = []
 
     def record(cmd, log_path, timeout, env=None, cwd=None):
         commands.append(cmd)
-        return 4, ""
+        return status, ""
     monkeypatch.setattr(check, "run", record)
+    return commands
+
+
+def test_check_boots_its_guests_without_erms_and_fsrm(tmp_path, monkeypatch):
+    commands = recorded_commands(monkeypatch, 4)
     monkeypatch.setattr(check, "vm_payload", lambda release, out: str(tmp_path / "payload"))
     check.vm_suite("6.1.0-0-amd64", str(tmp_path), "", "2048M", 2, 2, 0)
     (vm_run_cmd,) = commands
@@ -44,17 +51,11 @@ def test_vm_run_refuses_a_cpu_that_is_no_model_name(tmp_path, model):
 
 
 def test_check_runs_the_bench_smoke_test_on_its_guests_cpu(tmp_path, monkeypatch):
-    commands = []
-
-    def record(cmd, log_path, timeout, env=None, cwd=None):
-        commands.append(cmd)
-        return 1, ""
-    monkeypatch.setattr(check, "run", record)
+    commands = recorded_commands(monkeypatch, 1)
     check.bench_suite(str(tmp_path))
     (bench_cmd,) = commands
     assert "--quick" in bench_cmd
     assert bench_cmd[bench_cmd.index("--cpu") + 1] == check.CHECK_CPU
-
 
 
 def test_bench_boots_max_unless_told_and_names_another_model_in_the_shape():
