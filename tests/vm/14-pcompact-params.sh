@@ -74,17 +74,6 @@ nodes|zero
 nodes|-1
 takeover|sometimes"
 
-# snapshot: every parameter as "name=value " in $state.  read, not cat: 23
-# execs per refused write took half of this test's time under TCG.
-snapshot() {
-	state=
-	for p in $PARAMS; do
-		val=
-		IFS= read -r val < $PC_PARAM/$p
-		state="$state$p=$val "
-	done
-}
-
 tried=0
 echo "$BAD" | while IFS='|' read -r name value; do
 	dmesg -c >/dev/null
@@ -106,17 +95,17 @@ insmod $KO || fail "insmod"
 for p in $(ls /sys/module/pcompact/parameters); do
 	case " $PARAMS " in *" $p "*) ;; *) fail "parameter $p is not covered by this test" ;; esac
 done
-snapshot
-before=$state
-note "parameters: $before"
+param_state $PARAMS
+before=$param_state
+note "parameters: $(echo $before)"
 echo "$BAD" | while IFS='|' read -r name value; do
 	dmesg -c >/dev/null
 	# echo adds the newline a user's write has: an empty value is "\n".
 	if echo "$value" > /sys/module/pcompact/parameters/$name 2>/dev/null; then
 		fail "runtime write $name='$value' succeeded"
 	fi
-	snapshot
-	[ "$state" = "$before" ] || fail "refused $name='$value' changed state: $state"
+	param_state $PARAMS
+	[ "$param_state" = "$before" ] || fail "refused $name='$value' changed state: $(echo $param_state)"
 	dmesg | grep -q "pcompact: $name: " || fail "no log line naming $name for runtime '$value'"
 done || exit 1
 # Wrong order at runtime, both ways.

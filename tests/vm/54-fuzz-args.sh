@@ -192,28 +192,17 @@ for p in *; do
 	case " $PARAMS " in *" $p "*) ;; *) fail "parameter $p is not fuzzed by this test" ;; esac
 done
 ! grep -q '|unknown$' /tmp/pc-fuzz || fail "no reference rule for $(grep '|unknown$' /tmp/pc-fuzz | cut -d'|' -f1 | sort -u)"
-# params_now: every parameter's value, a line each, in $now.  read, not
-# cat: an exec or two per write, thousands of writes, was most of this
-# test's time under TCG.
-params_now() {
-	now=
-	for param_name in $PARAMS; do
-		param_value=
-		IFS= read -r param_value < $param_name
-		now="$now$param_value
-"
-	done
-}
-params_now
-base=$now
+param_state $PARAMS
+base=$param_state
 # loaded_values: every parameter back to what it read right after the load,
 # whatever the defaults are.
 loaded_values() {
-	set -- $base
-	for param_name in $PARAMS; do
-		printf '%s\n' "$1" > $param_name || fail "writing back $param_name='$1'"
-		shift
-	done
+	while IFS= read -r loaded; do
+		[ -n "$loaded" ] || continue
+		printf '%s\n' "${loaded#*=}" > "${loaded%%=*}" || fail "writing back $loaded"
+	done <<EOF
+$base
+EOF
 }
 runtime=0
 while IFS='|' read -r p v want; do
@@ -233,8 +222,8 @@ while IFS='|' read -r p v want; do
 		esac
 		refused "$p: " || fail "$p='$v' refused without a log line naming $p"
 	fi
-	params_now
-	[ "$now" = "$base" ] || fail "after $p='$v': $(echo "$now" | tr "\n" " ")"
+	param_state $PARAMS
+	[ "$param_state" = "$base" ] || fail "after $p='$v': $(echo $param_state)"
 	runtime=$((runtime + 1))
 done < /tmp/pc-fuzz
 cd /

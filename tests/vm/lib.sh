@@ -67,6 +67,20 @@ first_cpu() {
 PC_SYS=/sys/kernel/pcompact
 PC_PARAM=/sys/module/pcompact/parameters
 
+# param_state NAME...: the named pcompact parameters, a "name=value" line
+# each, in $param_state.  read, not cat: the tests that compare every
+# parameter after each of thousands of writes spent most of their time in
+# execs under TCG.
+param_state() {
+	param_state=
+	for _ps_name; do
+		_ps_value=
+		IFS= read -r _ps_value < "$PC_PARAM/$_ps_name"
+		param_state="$param_state$_ps_name=$_ps_value
+"
+	done
+}
+
 # node_stat NID FILE: one pcompact sysfs value of a node.
 node_stat() { cat "$PC_SYS/node$1/$2"; }
 
