@@ -97,7 +97,7 @@ for p in $(ls /sys/module/pcompact/parameters); do
 done
 param_state $PARAMS
 before=$param_state
-note "parameters: $(echo $before)"
+note "parameters: $(printf "%s" "$before" | tr "\n" " ")"
 echo "$BAD" | while IFS='|' read -r name value; do
 	dmesg -c >/dev/null
 	# echo adds the newline a user's write has: an empty value is "\n".
@@ -105,7 +105,7 @@ echo "$BAD" | while IFS='|' read -r name value; do
 		fail "runtime write $name='$value' succeeded"
 	fi
 	param_state $PARAMS
-	[ "$param_state" = "$before" ] || fail "refused $name='$value' changed state: $(echo $param_state)"
+	[ "$param_state" = "$before" ] || fail "refused $name='$value' changed state: $(printf "%s" "$param_state" | tr "\n" " ")"
 	dmesg | grep -q "pcompact: $name: " || fail "no log line naming $name for runtime '$value'"
 done || exit 1
 # Wrong order at runtime, both ways.

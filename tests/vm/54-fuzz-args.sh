@@ -223,7 +223,7 @@ while IFS='|' read -r p v want; do
 		refused "$p: " || fail "$p='$v' refused without a log line naming $p"
 	fi
 	param_state $PARAMS
-	[ "$param_state" = "$base" ] || fail "after $p='$v': $(echo $param_state)"
+	[ "$param_state" = "$base" ] || fail "after $p='$v': $(printf "%s" "$param_state" | tr "\n" " ")"
 	runtime=$((runtime + 1))
 done < /tmp/pc-fuzz
 cd /
