@@ -1163,8 +1163,8 @@ def readme(ctx, summaries, order, plots, targets, runs_md=None):
              "from the guest and make its timings less comparable.\n")
     failed = [n for n in order if summaries.get(n, {}).get("status") != "ok"]
     if failed:
-        L.append(f"Failed scenarios ({', '.join(failed)}) have only FAILED.txt and no numbers; "
-                 "their columns are absent below.\n")
+        L.append(f"Failed scenarios ({', '.join(failed)}) have only FAILED.txt (and the "
+                 "boot's console) and no numbers; their columns are absent below.\n")
     cut = [n for n in ok if summaries[n].get("khugehog", {}).get("stop_reason")
            == "records_full"]
     if cut:
@@ -1229,7 +1229,8 @@ def readme(ctx, summaries, order, plots, targets, runs_md=None):
              "the THP touch: the same with the prefix `thp_` plus `thp_touch.json`; the "
              "unmovable case: prefix `pin_` (`pin_vmstat_delta_observe.csv` covers the "
              "watching, `pin_vmstat_delta_thp.csv` the touch). Failed scenarios: "
-             "`FAILED.txt`.\n")
+             "`FAILED.txt`, with the boot's `splats.txt` and the end of its `console.log` "
+             "when it wrote them.\n")
     return "\n".join(L)
 
 

@@ -485,6 +485,12 @@ def fake_bench(monkeypatch, tmp_path):
             done = sum(1 for b in boots if b.startswith("manual/")) > 1
             return frames.split_frames(manual_guest(done)), None
         if scenario.name == "kernel" and len(boots) == 2:
+            out = os.path.join(work, tag)
+            os.makedirs(out)
+            with open(os.path.join(out, "console.log"), "w") as f:
+                f.write("boot\n[   52.069207] Oops: double fault: 0000 [#1]\n")
+            with open(os.path.join(out, "splats.txt"), "w") as f:
+                f.write("[   52.069207] Oops: double fault: 0000 [#1]\n")
             return None, "timeout (logs in nowhere)"
         if scenario.name == "kernel":
             return frames.split_frames(acting_guest("kernel")), None
@@ -517,6 +523,12 @@ def test_run_all_retries_void_and_failed_runs_and_reports(fake_bench):
     assert os.path.isdir(os.path.join(staging, "manual", "run-1-void1")) or \
         os.path.isdir(os.path.join(staging, "manual", "run-2-void1"))
     assert all(runs.counts(r) for rs in standing.values() for r in rs)
+    # The failed boot's console and splat stay with its run, not only in work.
+    failed_run = [a for a in attempts if a["status"] == "failed"]
+    assert len(failed_run) == 1
+    kept = os.path.join(staging, failed_run[0]["dir"])
+    assert "Oops: double fault" in open(os.path.join(kept, "console.log")).read()
+    assert "Oops: double fault" in open(os.path.join(kept, "splats.txt")).read()
 
     aggregated = bench.aggregate(staging, selected, standing)
     # What scripts/check reads: <release>/<scenario>/summary.json, ok, a count.
@@ -551,6 +563,22 @@ def test_run_all_retries_void_and_failed_runs_and_reports(fake_bench):
         json.dump(dict(ctx, quick=True), f)
     assert bench.report_only_runs(staging, dict(ctx, quick=True)) == 0
     assert open(os.path.join(staging, "README.md")).read().count("| **no** |") == 2
+
+
+def test_keep_failure_logs_keeps_the_console_end_and_a_splat_only_if_any(
+        monkeypatch, tmp_path):
+    bench = tbr.load_bench()
+    out = tmp_path / "work"
+    kept = tmp_path / "run-1-void1"
+    out.mkdir()
+    kept.mkdir()
+    (out / "console.log").write_text("early boot lines\nthe end\n")
+    (out / "splats.txt").write_text("")
+    monkeypatch.setattr(bench, "FAILED_CONSOLE_KEEP", 8)
+    assert bench.keep_failure_logs(str(out), str(kept)) == ["console.log"]
+    assert (kept / "console.log").read_text() == "the end\n"
+    assert not (kept / "splats.txt").exists()
+    assert bench.keep_failure_logs(str(tmp_path / "absent"), str(kept)) == []
 
 
 def test_quick_records_failed_checks_without_voiding(fake_bench):
