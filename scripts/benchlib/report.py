@@ -708,7 +708,8 @@ def write_scenario(directory, summary, out_files):
 
 
 def write_failed(directory, scenario, reason, extra=None):
-    """A failed scenario leaves only FAILED.txt and a summary saying so."""
+    """A failed scenario leaves FAILED.txt and a summary saying so (a failed
+    boot's logs are added by scripts/bench)."""
     os.makedirs(directory, exist_ok=True)
     with open(os.path.join(directory, "FAILED.txt"), "w") as f:
         f.write(f"scenario {scenario.name} failed: {reason}\n")
@@ -1163,8 +1164,9 @@ def readme(ctx, summaries, order, plots, targets, runs_md=None):
              "from the guest and make its timings less comparable.\n")
     failed = [n for n in order if summaries.get(n, {}).get("status") != "ok"]
     if failed:
-        L.append(f"Failed scenarios ({', '.join(failed)}) have only FAILED.txt (and the "
-                 "boot's console) and no numbers; their columns are absent below.\n")
+        L.append(f"Failed scenarios ({', '.join(failed)}) have only FAILED.txt and no numbers "
+                 "(a failed boot's run also keeps its console's end); their columns are "
+                 "absent below.\n")
     cut = [n for n in ok if summaries[n].get("khugehog", {}).get("stop_reason")
            == "records_full"]
     if cut:
@@ -1229,8 +1231,8 @@ def readme(ctx, summaries, order, plots, targets, runs_md=None):
              "the THP touch: the same with the prefix `thp_` plus `thp_touch.json`; the "
              "unmovable case: prefix `pin_` (`pin_vmstat_delta_observe.csv` covers the "
              "watching, `pin_vmstat_delta_thp.csv` the touch). Failed scenarios: "
-             "`FAILED.txt`, with the boot's `splats.txt` and the end of its `console.log` "
-             "when it wrote them.\n")
+             "`FAILED.txt`, with a failed boot's `splats.txt` (if any) and the end of its "
+             "`console.log`.\n")
     return "\n".join(L)
 
 

@@ -485,7 +485,7 @@ def fake_bench(monkeypatch, tmp_path):
             done = sum(1 for b in boots if b.startswith("manual/")) > 1
             return frames.split_frames(manual_guest(done)), None
         if scenario.name == "kernel" and len(boots) == 2:
-            out = os.path.join(work, tag)
+            out = bench.boot_dir(work, scenario, tag)
             os.makedirs(out)
             with open(os.path.join(out, "console.log"), "w") as f:
                 f.write("boot\n[   52.069207] Oops: double fault: 0000 [#1]\n")
@@ -579,6 +579,28 @@ def test_keep_failure_logs_keeps_the_console_end_and_a_splat_only_if_any(
     assert (kept / "console.log").read_text() == "the end\n"
     assert not (kept / "splats.txt").exists()
     assert bench.keep_failure_logs(str(tmp_path / "absent"), str(kept)) == []
+
+
+def test_a_failed_boot_whose_logs_cannot_be_kept_does_not_stop_the_bench(
+        fake_bench, monkeypatch, capsys):
+    bench, boots, tmp_path = fake_bench
+
+    def full_disk(out, directory):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(bench, "keep_failure_logs", full_disk)
+    args = bench.parse_args(["--quick", "--runs", "2", "--retries", "1", "--seed", "5",
+                             "--scenarios", "vanilla,kernel,manual"])
+    args.enforce_validity = True
+    selected = scenarios.select(args.scenarios, True)
+    order = stats.run_order([s.name for s in selected], args.runs, args.seed)
+    staging = str(tmp_path / "rel")
+    os.makedirs(staging)
+    progress = bench.Progress([s for n, _ in order for s in selected if s.name == n], 5, 5)
+    standing, attempts = bench.run_all(args, "rel", "payload", None, selected, 512,
+                                       str(tmp_path / "work"), progress, staging, order)
+    assert len(attempts) == len(boots) == 8
+    assert "the failed boot's logs not kept: [Errno 28]" in capsys.readouterr().err
 
 
 def test_quick_records_failed_checks_without_voiding(fake_bench):
