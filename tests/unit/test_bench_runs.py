@@ -501,8 +501,9 @@ def fake_bench(monkeypatch, tmp_path):
     return bench, boots, tmp_path
 
 
-def test_run_all_retries_void_and_failed_runs_and_reports(fake_bench):
-    bench, boots, tmp_path = fake_bench
+def run_all_three(bench, tmp_path):
+    """run_all over vanilla, kernel and manual, 2 runs each, 1 retry, validity
+    enforced; returns (selected, staging, standing, attempts)."""
     args = bench.parse_args(["--quick", "--runs", "2", "--retries", "1", "--seed", "5",
                              "--scenarios", "vanilla,kernel,manual"])
     args.enforce_validity = True
@@ -513,6 +514,12 @@ def test_run_all_retries_void_and_failed_runs_and_reports(fake_bench):
     progress = bench.Progress([s for n, _ in order for s in selected if s.name == n], 5, 5)
     standing, attempts = bench.run_all(args, "rel", "payload", None, selected, 512,
                                        str(tmp_path / "work"), progress, staging, order)
+    return selected, staging, standing, attempts
+
+
+def test_run_all_retries_void_and_failed_runs_and_reports(fake_bench):
+    bench, boots, tmp_path = fake_bench
+    selected, staging, standing, attempts = run_all_three(bench, tmp_path)
     # 6 runs; the first manual boot is void and retried, the kernel boot that
     # timed out (the second boot) likewise.
     assert len(attempts) == 8 and len(boots) == 8
@@ -589,16 +596,7 @@ def test_a_failed_boot_whose_logs_cannot_be_kept_does_not_stop_the_bench(
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(bench, "keep_failure_logs", full_disk)
-    args = bench.parse_args(["--quick", "--runs", "2", "--retries", "1", "--seed", "5",
-                             "--scenarios", "vanilla,kernel,manual"])
-    args.enforce_validity = True
-    selected = scenarios.select(args.scenarios, True)
-    order = stats.run_order([s.name for s in selected], args.runs, args.seed)
-    staging = str(tmp_path / "rel")
-    os.makedirs(staging)
-    progress = bench.Progress([s for n, _ in order for s in selected if s.name == n], 5, 5)
-    standing, attempts = bench.run_all(args, "rel", "payload", None, selected, 512,
-                                       str(tmp_path / "work"), progress, staging, order)
+    attempts = run_all_three(bench, tmp_path)[3]
     assert len(attempts) == len(boots) == 8
     assert "the failed boot's logs not kept: [Errno 28]" in capsys.readouterr().err
 
