@@ -55,6 +55,22 @@ def run_order(names, runs, seed, limits=None):
     return order
 
 
+def runs_per_scenario(names, order):
+    """What the boot order gives each of names, for the bench's first line:
+    "kernel, pcompact: 10 run(s)", one group per run count, most runs first
+    and names in their given order ("...; bursts-kernel: 2 run(s)" where
+    --extra-runs cuts some), so that a scenario getting fewer runs than
+    --runs is said before any boot."""
+    counts = {name: 0 for name in names}
+    for name, _ in order:
+        counts[name] += 1
+    groups = {}
+    for name, n in counts.items():
+        groups.setdefault(n, []).append(name)
+    return "; ".join(f"{', '.join(names)}: {n} run(s)"
+                     for n, names in sorted(groups.items(), reverse=True))
+
+
 def median(values):
     """The median (mean of the middle two for an even count); None if empty."""
     v = sorted(values)

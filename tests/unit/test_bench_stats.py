@@ -39,6 +39,16 @@ def test_run_order_limits_drop_out_of_later_rounds():
     assert len(order) == 10 and all(n != "c" for n, _ in order[6:])
 
 
+def test_runs_per_scenario_says_which_get_fewer_runs():
+    names = ["bursts-kernel", "manual", "bursts-pcompact"]
+    order = stats.run_order(names, 5, seed=4, limits={"bursts-kernel": 2, "bursts-pcompact": 2})
+    assert stats.runs_per_scenario(names, order) == \
+        "manual: 5 run(s); bursts-kernel, bursts-pcompact: 2 run(s)"
+    order = stats.run_order(names, 3, seed=4)
+    assert stats.runs_per_scenario(names, order) == \
+        "bursts-kernel, manual, bursts-pcompact: 3 run(s)"
+
+
 def test_run_order_rejects_bad_input():
     with pytest.raises(ValueError):
         stats.run_order(["a"], 0, seed=1)
