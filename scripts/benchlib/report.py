@@ -210,9 +210,9 @@ def scale_summary(summary, mem_total_kb):
     vm = summary.get("vmstat", {})
     out = {"mem_gib": round(gib, 3)}
     if pc.get("rounds"):
-        # compact_ms (the rounds' time, scan and migration) per round is
-        # what the report's table shows; scan_us, the scan alone, stays in
-        # the summary.
+        # compact_ms (the rounds' wall time, the kernel's call included) per
+        # round is what the report's table shows; scan_us (the contig
+        # engine's choosing of blocks alone) stays in the summary.
         out["pcompact_ms_per_round"] = pc.get("compact_ms", 0) / pc["rounds"]
         out["pcompact_ms_per_round_per_gib"] = out["pcompact_ms_per_round"] / gib
         if "scan_us" in pc:

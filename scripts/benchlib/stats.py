@@ -12,6 +12,7 @@ Everything random here takes an explicit seed, so a report can be
 recomputed exactly from its raw files and the seed in run.json.
 """
 
+import collections
 import math
 import random
 
@@ -61,14 +62,12 @@ def runs_per_scenario(names, order):
     and names in their given order ("...; bursts-kernel: 2 run(s)" where
     --extra-runs cuts some), so that a scenario getting fewer runs than
     --runs is said before any boot."""
-    counts = {name: 0 for name in names}
-    for name, _ in order:
-        counts[name] += 1
+    counts = collections.Counter(name for name, _ in order)
     groups = {}
-    for name, n in counts.items():
-        groups.setdefault(n, []).append(name)
-    return "; ".join(f"{', '.join(names)}: {n} run(s)"
-                     for n, names in sorted(groups.items(), reverse=True))
+    for name in names:
+        groups.setdefault(counts[name], []).append(name)
+    return "; ".join(f"{', '.join(group)}: {n} run(s)"
+                     for n, group in sorted(groups.items(), reverse=True))
 
 
 def median(values):
