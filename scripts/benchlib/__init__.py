@@ -7,5 +7,6 @@ metrics   node scores, deltas, derived metrics, percentiles
 csvio     strict CSV reading with one-line errors that name the file
 table     the mmtests-style comparison table
 report    per-scenario summaries, the targets and the README
+pool      which runs of a bench count, and whether benches can pool
 scenarios what each scenario switches on
 """

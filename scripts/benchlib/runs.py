@@ -619,6 +619,42 @@ def evaluate_context(runs, names, seed):
     return out
 
 
+# What bench-ab compares of one scenario between two sets of benches (two
+# commits, or one commit with and without a bench option): the metrics of
+# issue 13's drain targets, as they are in each run, and what explains them.
+AB_METRICS = OPTION_METRICS + [
+    ("pages migrated per block created", ("khugehog", "migrated_per_block_created"), "le"),
+    ("compactor CPU per block created", ("khugehog", "compactor_cpu_ms_per_block_created"),
+     "le"),
+    ("stream time", ("khugehog", "alloc_s"), "le"),
+    ("compactor CPU per page it migrated (traced)",
+     ("khugehog", "compactor_cpu_us_per_page_migrated"), "le"),
+]
+
+
+def evaluate_ab(runs_a, runs_b, names, seed):
+    """Each scenario of names in the second set of runs against the same
+    scenario in the first, on AB_METRICS: [{scenario, metric, verdict
+    (better / worse: the second set's runs against the first's, only with
+    the whole interval on one side of 1 and enough runs; else unsettled or
+    not measured), estimate (the ratio of the medians, second over first),
+    lo, hi, n, measured}].  A metric neither set measured is left out."""
+    out = []
+    for j, name in enumerate(names):
+        for i, (text, path, want) in enumerate(AB_METRICS):
+            b, a = values(runs_b.get(name, []), path), values(runs_a.get(name, []), path)
+            if not a and not b:
+                continue
+            r = stats.bootstrap_ratio(b, a, seed + 10 * j + i)
+            out.append({"scenario": name, "metric": text,
+                        "verdict": _option_verdict(r["ratio"], r["lo"], r["hi"], want,
+                                                   runs=min(r["n_num"], r["n_den"])),
+                        "estimate": r["ratio"], "lo": r["lo"], "hi": r["hi"],
+                        "n": f"{r['n_num']}/{r['n_den']}",
+                        "measured": _ratio_text(r, "B", b, "A", a)})
+    return out
+
+
 SWEEP_OPTION_BASE = "sweep-pcompact"
 
 

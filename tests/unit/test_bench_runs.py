@@ -1434,6 +1434,56 @@ def test_bench_pool_needs_the_scenario_everywhere(tmp_path, capsys):
     assert not out.exists()
 
 
+def test_bench_ab_compares_the_sides_scenario_by_scenario(tmp_path, capsys):
+    mod = load_script("bench-ab")
+    a = [_pool_bench(tmp_path, f"a{i}", [600.0, 620.0, 640.0]) for i in (1, 2)]
+    b = [_pool_bench(tmp_path, f"b{i}", [900.0, 880.0, 910.0], command_tail=" --trace-stream")
+         for i in (1, 2)]
+    out = tmp_path / "ab"
+    assert mod.main(["--out", str(out), "--a", *a, "--b", *b]) == 0
+    done = out / "6.12.117+deb12-amd64"
+    got = {(r["scenario"], r["metric"]): r
+           for r in json.loads((done / "ab.json").read_text())["results"]}
+    # Only the metric the runs hold; six runs a side, B over A.
+    assert set(got) == {("kernel", "mean"), ("pcompact", "mean")}
+    mean = got[("pcompact", "mean")]
+    assert mean["n"] == "6/6"
+    assert mean["estimate"] == pytest.approx(900.0 / 620.0)
+    assert mean["verdict"] == "worse"
+    # Equal sides: an interval of exactly 1 is neither better nor worse.
+    assert got[("kernel", "mean")]["verdict"] == "unsettled"
+    text = (done / "README.md").read_text()
+    assert "- B: source 000000000000; bench options --kernel=6.12 --trace-stream;" in text
+    assert "- A: source 000000000000; bench options --kernel=6.12;" in text
+    capsys.readouterr()
+
+
+def test_bench_ab_says_too_few_runs_settle_nothing(tmp_path, capsys):
+    mod = load_script("bench-ab")
+    a = _pool_bench(tmp_path, "a", [600.0, 610.0])
+    b = _pool_bench(tmp_path, "b", [900.0, 910.0])
+    out = tmp_path / "ab"
+    assert mod.main(["--out", str(out), "--a", a, "--b", b]) == 0
+    results = json.loads((out / "6.12.117+deb12-amd64" / "ab.json").read_text())["results"]
+    assert {r["verdict"] for r in results} == {"unsettled"}
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize("a_tail, b_kw, why", [
+    ("", {"release": "6.1.0-56-amd64"}, "release: A has '6.12.117+deb12-amd64'"),
+    (" --trace-stream", {}, "side A's benches did not measure the same thing"),
+])
+def test_bench_ab_refuses_what_it_cannot_compare(tmp_path, capsys, a_tail, b_kw, why):
+    mod = load_script("bench-ab")
+    a = [_pool_bench(tmp_path, "a1", [600.0] * 5),
+         _pool_bench(tmp_path, "a2", [600.0] * 5, command_tail=a_tail)]
+    b = _pool_bench(tmp_path, "b", [600.0] * 5, **b_kw)
+    out = tmp_path / "ab"
+    assert mod.main(["--out", str(out), "--a", *a, "--b", b]) == 2
+    assert why in capsys.readouterr().err
+    assert not out.exists()
+
+
 def _walls_run(root, name, mechanism, trace, stop, void=False):
     """A run directory as scripts/bench leaves it, with what head-start-walls reads."""
     path = root / name

@@ -1,0 +1,151 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Benches of one setup read together: which runs of a bench directory
+count, whether benches measured the same thing, and what changed in the
+sources between them (scripts/bench-pool, scripts/bench-ab)."""
+
+import json
+import os
+import shlex
+import subprocess
+
+from . import report, scenarios
+from . import runs as benchruns
+
+# run.json fields that must be equal for runs to pool.
+SAME_FIELDS = ("release", "vm", "guest_cmdline", "init_on_alloc", "frag_args", "idle_s",
+               "observe_s", "head_start_rule", "host", "quick", "enforce_validity")
+
+# bench options that choose only how many runs, in what order, how long to
+# retry and where results go: they may differ between pooled benches.
+FREE_OPTIONS = {"--scenarios": True, "--runs": True, "--extra-runs": True,
+                "--budget-min": True, "--seed": True, "--retries": True, "--out": True,
+                "--work": True, "--allow-other-vms": False}
+
+# What a pool's sources may differ in that changes what a run measures.
+MEASURED_PATHS = ("module", "khugehog", "frag", "scripts/bench-guest.sh")
+
+
+class PoolError(Exception):
+    """Input that cannot be pooled; the message says which and why."""
+
+
+def measured_options(command):
+    """The options of a bench command line that shape what a run measures:
+    a sorted list of "option" or "option=value" strings, the FREE_OPTIONS
+    dropped.  Raises PoolError for a command that is not scripts/bench."""
+    words = shlex.split(command)
+    if not words or os.path.basename(words[0]) != "bench":
+        raise PoolError(f"command {command!r} is not a scripts/bench command line")
+    out, i = [], 1
+    while i < len(words):
+        word = words[i]
+        name, eq, value = word.partition("=")
+        if not name.startswith("--"):
+            raise PoolError(f"command {command!r}: cannot read {word!r}")
+        takes = FREE_OPTIONS.get(name)
+        if takes is None:
+            # An option not known to be free: kept, with its value when it has one.
+            if not eq and i + 1 < len(words) and not words[i + 1].startswith("--"):
+                value, eq = words[i + 1], "="
+                i += 1
+            # --cpu max is what a bench without --cpu boots.
+            if not (name == "--cpu" and eq and value == "max"):
+                out.append(f"{name}={value}" if eq else name)
+        elif takes and not eq:
+            i += 1
+        i += 1
+    return sorted(out)
+
+
+def load_bench(directory):
+    """{dir, ctx (run.json), runs: {scenario: [summaries of the runs that
+    count]}} for one bench's <release> directory: the attempts that stand
+    (run-<r>) and are neither failed nor void."""
+    try:
+        with open(os.path.join(directory, "run.json")) as f:
+            ctx = json.load(f)
+    except (OSError, ValueError) as err:
+        raise PoolError(f"{directory}: no readable run.json ({err})") from err
+    if not isinstance(ctx.get("runs"), int):
+        raise PoolError(f"{directory}: not a repeated run (run.json has no run count)")
+    runs = {}
+    try:
+        for scenario in scenarios.select(ctx.get("order"), ctx.get("quick", False)):
+            standing, _ = report.read_stored_runs(directory, scenario)
+            # A run the bench could not retry in its budget stands failed or
+            # void under its plain name; it does not count here either.
+            counting = [s for s in standing if benchruns.counts(s)]
+            if counting:
+                runs[scenario.name] = counting
+    except ValueError as err:
+        raise PoolError(f"{directory}: {err}") from err
+    return {"dir": directory, "ctx": ctx, "runs": runs}
+
+
+def mismatches(benches):
+    """Why the benches cannot pool: a list of messages, empty when they can.
+    Each is compared with the first."""
+    first = benches[0]
+    why = []
+    base_options = measured_options(first["ctx"].get("command", ""))
+    for b in benches[1:]:
+        for field in SAME_FIELDS:
+            if b["ctx"].get(field) != first["ctx"].get(field):
+                why.append(f"{b['dir']}: {field} {b['ctx'].get(field)!r} differs from "
+                           f"{first['dir']}'s {first['ctx'].get(field)!r}")
+        options = measured_options(b["ctx"].get("command", ""))
+        if options != base_options:
+            why.append(f"{b['dir']}: bench options {' '.join(options) or '(none)'} differ from "
+                       f"{first['dir']}'s {' '.join(base_options) or '(none)'}")
+    for b in benches:
+        if b["ctx"].get("other_vms_at_start"):
+            why.append(f"{b['dir']}: other QEMU VMs ran at its start")
+    return why
+
+
+def pool_runs(benches, names):
+    """{scenario: [every bench's runs that count]}; PoolError when a bench
+    has no run of a scenario in names."""
+    pooled = {}
+    for name in names:
+        for b in benches:
+            got = b["runs"].get(name)
+            if not got:
+                raise PoolError(f"{b['dir']}: no run of scenario {name!r} counts")
+            pooled.setdefault(name, []).extend(got)
+    return pooled
+
+
+def common_scenarios(benches):
+    """The scenarios every bench has counting runs of, in the first's order."""
+    order = benches[0]["ctx"].get("order") or sorted(benches[0]["runs"])
+    return [n for n in order if all(b["runs"].get(n) for b in benches)]
+
+
+def source_changes(benches, repo):
+    """git log --oneline of MEASURED_PATHS from the oldest source to the
+    newest, as a list of lines; None when git cannot tell."""
+    sources = [b["ctx"].get("source") for b in benches]
+    if not all(sources):
+        return None
+    try:
+        ordered = sorted(set(sources), key=lambda s: int(subprocess.run(
+            ["git", "-C", repo, "rev-list", "--count", s], check=True, capture_output=True,
+            text=True).stdout))
+        if len(ordered) < 2:
+            return []
+        log = subprocess.run(["git", "-C", repo, "log", "--oneline", "--no-decorate",
+                              f"{ordered[0]}..{ordered[-1]}", "--", *MEASURED_PATHS],
+                             check=True, capture_output=True, text=True).stdout
+    except (OSError, subprocess.CalledProcessError, ValueError):
+        return None
+    return log.splitlines()
+
+
+def head_commit(repo):
+    """The repository's HEAD as 12 hex digits, None without git."""
+    try:
+        return subprocess.run(["git", "-C", repo, "rev-parse", "--short=12", "HEAD"],
+                              check=True, capture_output=True, text=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
