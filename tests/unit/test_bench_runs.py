@@ -13,7 +13,7 @@ import pytest
 HERE = os.path.dirname(__file__)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
 sys.path.insert(0, HERE)
-from benchlib import csvio, frames, runs, scenarios, stats  # noqa: E402
+from benchlib import csvio, frames, metrics, runs, scenarios, stats  # noqa: E402
 import test_bench_report as tbr  # noqa: E402
 from scriptload import load_script  # noqa: E402
 
@@ -1216,6 +1216,39 @@ def test_head_start_outcomes_name_the_idle_nodes():
     low = s("pcompact", 1, 31, thresholds=(90, 95))
     assert report.head_start_outcomes([low])["pcompact"]["idle"] == []
     assert report.head_start_markdown({}) == []
+
+
+def test_burst_floor_target_cuts_manual_to_the_bursts_size():
+    def sized(*p99s, size=10):
+        r = burst_run(*p99s)
+        for b in r["bursts"]["bursts"]:
+            b["size"] = size
+        return r
+
+    def manual(cold):
+        # A cold first allocation, fast ones to the bursts' size, then slow
+        # ones the floor as a burst must not reach.
+        return {"status": "ok", "void": [],
+                "khugehog": {"latency": {"p50_us": 3.0},
+                             "first_attempts_us": [cold] + [3.0] * 9 + [500.0] * 5}}
+    floor_p99s = [metrics.attempts_tail([cold] + [3.0] * 9)["p99_attempts_us"]
+                  for cold in (40.0, 42.0, 38.0, 44.0, 41.0)]
+    rs = {"manual": [manual(c) for c in (40.0, 42.0, 38.0, 44.0, 41.0)],
+          "bursts-pcompact": [sized(10.0, 50.0, 12.0) for _ in range(5)]}
+    t = {x["target"]: x for x in runs.evaluate_targets(rs, seed=9)}
+    floor = t[runs.BURST_FLOOR_TARGET]
+    assert floor["estimate"] == pytest.approx(50.0 / stats.median(floor_p99s))
+    assert floor["verdict"] == stats.MET
+    # The same bursts miss the target against manual's drain p50.
+    assert t["bursts: pcompact's slowest burst p99 (failures as slow) <= 2 x manual p50"][
+        "verdict"] == stats.MISSED
+    rs["bursts-pcompact"] = [sized(10.0, 200.0, 12.0) for _ in range(5)]
+    t = {x["target"]: x for x in runs.evaluate_targets(rs, seed=9)}
+    assert t[runs.BURST_FLOOR_TARGET]["verdict"] == stats.MISSED
+    # Bursts longer than manual's recorded attempts: no floor, no target.
+    rs["bursts-pcompact"] = [sized(10.0, 20.0, 12.0, size=50) for _ in range(5)]
+    t = {x["target"]: x for x in runs.evaluate_targets(rs, seed=9)}
+    assert t[runs.BURST_FLOOR_TARGET]["verdict"] == stats.NOT_MEASURED
 
 
 def test_burst_rows_end_with_the_floor_cut_to_the_bursts_size():
