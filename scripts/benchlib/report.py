@@ -1211,8 +1211,9 @@ def readme(ctx, summaries, order, plots, targets, runs_md=None):
         L.append("Here also: `runs.csv` (every boot), `targets.json` (targets, intervals, "
                  "verdicts), `streams.csv` / `bursts.csv` (workloads beyond the drain, when "
                  "run), `stream_starts.csv` (each proactive stream's stock at its start, run "
-                 "by run, when a proactive drain ran). Per scenario, `<scenario>/summary.json` holds the medians over the runs "
-                 "that count and the list of runs; each run's own files are in "
+                 "by run, when a proactive drain ran). Per scenario, `<scenario>/summary.json` "
+                 "holds the medians over the runs that count and the list of runs; each run's "
+                 "own files are in "
                  "`<scenario>/run-<r>/` (void attempts: `run-<r>-void<a>/`), as follows.\n")
     L.append("Per scenario, in `<scenario>/`: `summary.json` (everything above, "
              "machine-readable), `env.txt`, `zones.txt`; the khugehog run: "

@@ -403,6 +403,7 @@ def burst_floor_targets(runs):
     return [(BURST_FLOOR_TARGET, ("bursts-pcompact", slowest_burst_p99),
              ("manual", lambda summary: manual_first_p99(summary, size)), 2.0, "le")]
 
+
 def traced_run_dirs(roots):
     """Every directory under roots that holds a stream trace (a run of
     scripts/bench --trace-stream, void attempts too), sorted."""
@@ -658,7 +659,9 @@ def evaluate_ab(runs_a, runs_b, names, seed):
     (better / worse: the second set's runs against the first's, only with
     the whole interval on one side of 1 and enough runs; else unsettled or
     not measured), estimate (the ratio of the medians, second over first),
-    lo, hi, n, measured}].  A metric neither set measured is left out."""
+    lo, hi, n, measured}].  A metric neither set measured is left out; one
+    only one set measured (a traced metric against untraced runs) stays,
+    not measured, so that the report shows which side lacks it."""
     out = []
     for j, name in enumerate(names):
         for i, (text, path, want) in enumerate(AB_METRICS):

@@ -1222,23 +1222,33 @@ def test_burst_floor_target_cuts_manual_to_the_bursts_size():
     def sized(*p99s, size=10):
         r = burst_run(*p99s)
         for b in r["bursts"]["bursts"]:
-            b["size"] = size
+            b.update(size=size, reached_low=True)
         return r
 
-    def manual(cold):
-        # A cold first allocation, fast ones to the bursts' size, then slow
-        # ones the floor as a burst must not reach.
-        return {"status": "ok", "void": [],
+    def manual(cold, void=()):
+        # A cold first allocation, fast ones past the bursts' size, then
+        # slow ones the floor as a burst must not reach.
+        return {"status": "ok", "void": list(void),
                 "khugehog": {"latency": {"p50_us": 3.0},
-                             "first_attempts_us": [cold] + [3.0] * 9 + [500.0] * 5}}
-    floor_p99s = [metrics.attempts_tail([cold] + [3.0] * 9)["p99_attempts_us"]
-                  for cold in (40.0, 42.0, 38.0, 44.0, 41.0)]
-    rs = {"manual": [manual(c) for c in (40.0, 42.0, 38.0, 44.0, 41.0)],
-          "bursts-pcompact": [sized(10.0, 50.0, 12.0) for _ in range(5)]}
+                             "first_attempts_us": [cold] + [3.0] * 11 + [500.0] * 5}}
+    colds = (40.0, 42.0, 38.0, 44.0, 41.0)
+    # Bursts of 10, 11 and 12 by scenario: N is their median, 11, as in
+    # the burst table's floor row; not pcompact's own 10, nor the largest.
+    floor_p99s = [metrics.attempts_tail([cold] + [3.0] * 10)["p99_attempts_us"]
+                  for cold in colds]
+    rs = {"manual": [manual(c) for c in colds] + [manual(5000.0, void=["freed nothing"])],
+          "bursts-pcompact": [sized(10.0, 50.0, 12.0) for _ in range(5)],
+          "bursts-pcompact-reserve": [sized(10.0, 10.0, 10.0, size=11)],
+          "bursts-kernel": [sized(10.0, 10.0, 10.0, size=12)]}
     t = {x["target"]: x for x in runs.evaluate_targets(rs, seed=9)}
     floor = t[runs.BURST_FLOOR_TARGET]
     assert floor["estimate"] == pytest.approx(50.0 / stats.median(floor_p99s))
+    assert floor["n"] == "5/5"  # the void manual run is left out
     assert floor["verdict"] == stats.MET
+    row = runs.burst_rows(rs)[-1]
+    assert row[0] == runs.MANUAL_FIRST and row[runs.BURST_COLUMNS.index("size")] == 11
+    assert row[runs.BURST_COLUMNS.index("p99_attempts_us")] == pytest.approx(
+        stats.median(floor_p99s))
     # The same bursts miss the target against manual's drain p50.
     assert t["bursts: pcompact's slowest burst p99 (failures as slow) <= 2 x manual p50"][
         "verdict"] == stats.MISSED
@@ -1246,7 +1256,8 @@ def test_burst_floor_target_cuts_manual_to_the_bursts_size():
     t = {x["target"]: x for x in runs.evaluate_targets(rs, seed=9)}
     assert t[runs.BURST_FLOOR_TARGET]["verdict"] == stats.MISSED
     # Bursts longer than manual's recorded attempts: no floor, no target.
-    rs["bursts-pcompact"] = [sized(10.0, 20.0, 12.0, size=50) for _ in range(5)]
+    for name in ("bursts-pcompact", "bursts-pcompact-reserve", "bursts-kernel"):
+        rs[name] = [sized(10.0, 20.0, 12.0, size=50) for _ in range(5)]
     t = {x["target"]: x for x in runs.evaluate_targets(rs, seed=9)}
     assert t[runs.BURST_FLOOR_TARGET]["verdict"] == stats.NOT_MEASURED
 
@@ -1467,22 +1478,40 @@ def test_bench_pool_needs_the_scenario_everywhere(tmp_path, capsys):
     assert not out.exists()
 
 
+def _with_counts(bench_dir, scenario, counts):
+    """Give a _pool_bench directory's runs of scenario huge page counts."""
+    for r, count in enumerate(counts, 1):
+        path = os.path.join(bench_dir, scenario, f"run-{r}", "summary.json")
+        with open(path) as f:
+            summary = json.load(f)
+        summary["khugehog"]["count"] = count
+        with open(path, "w") as f:
+            json.dump(summary, f)
+    return bench_dir
+
+
 def test_bench_ab_compares_the_sides_scenario_by_scenario(tmp_path, capsys):
     mod = load_script("bench-ab")
-    a = [_pool_bench(tmp_path, f"a{i}", [600.0, 620.0, 640.0]) for i in (1, 2)]
-    b = [_pool_bench(tmp_path, f"b{i}", [900.0, 880.0, 910.0], command_tail=" --trace-stream")
-         for i in (1, 2)]
+    a = [_with_counts(_pool_bench(tmp_path, f"a{i}", [600.0, 620.0, 640.0]), "pcompact",
+                      [900, 910, 905]) for i in (1, 2)]
+    b = [_with_counts(_pool_bench(tmp_path, f"b{i}", [900.0, 880.0, 910.0],
+                                  command_tail=" --trace-stream"), "pcompact",
+                      [1000, 990, 1010]) for i in (1, 2)]
     out = tmp_path / "ab"
     assert mod.main(["--out", str(out), "--a", *a, "--b", *b]) == 0
     done = out / "6.12.117+deb12-amd64"
     got = {(r["scenario"], r["metric"]): r
            for r in json.loads((done / "ab.json").read_text())["results"]}
-    # Only the metric the runs hold; six runs a side, B over A.
-    assert set(got) == {("kernel", "mean"), ("pcompact", "mean")}
+    # Only the metrics the runs hold; six runs a side, B over A.
+    assert set(got) == {("kernel", "mean"), ("pcompact", "mean"),
+                        ("pcompact", "hugepages obtained")}
     mean = got[("pcompact", "mean")]
     assert mean["n"] == "6/6"
     assert mean["estimate"] == pytest.approx(900.0 / 620.0)
     assert mean["verdict"] == "worse"
+    # More huge pages is better: the ratio above 1 is B's gain.
+    count = got[("pcompact", "hugepages obtained")]
+    assert count["estimate"] == pytest.approx(1000 / 905) and count["verdict"] == "better"
     # Equal sides: an interval of exactly 1 is neither better nor worse.
     assert got[("kernel", "mean")]["verdict"] == "unsettled"
     text = (done / "README.md").read_text()
@@ -1491,9 +1520,9 @@ def test_bench_ab_compares_the_sides_scenario_by_scenario(tmp_path, capsys):
     capsys.readouterr()
 
 
-def test_bench_ab_says_too_few_runs_settle_nothing(tmp_path, capsys):
+def test_bench_ab_settles_nothing_below_five_runs_on_either_side(tmp_path, capsys):
     mod = load_script("bench-ab")
-    a = _pool_bench(tmp_path, "a", [600.0, 610.0])
+    a = _pool_bench(tmp_path, "a", [600.0, 610.0, 605.0, 615.0, 620.0])
     b = _pool_bench(tmp_path, "b", [900.0, 910.0])
     out = tmp_path / "ab"
     assert mod.main(["--out", str(out), "--a", a, "--b", b]) == 0
@@ -1502,17 +1531,27 @@ def test_bench_ab_says_too_few_runs_settle_nothing(tmp_path, capsys):
     capsys.readouterr()
 
 
-@pytest.mark.parametrize("a_tail, b_kw, why", [
-    ("", {"release": "6.1.0-56-amd64"}, "release: A has '6.12.117+deb12-amd64'"),
-    (" --trace-stream", {}, "side A's benches did not measure the same thing"),
+@pytest.mark.parametrize("case, why", [
+    ("release", "release: A has '6.12.117+deb12-amd64'"),
+    ("a-unlike", "side A's benches did not measure the same thing"),
+    ("b-unlike", "side B's benches did not measure the same thing"),
+    ("twice", "is also given as"),
+    ("scenario", "no run of scenario 'pcompact-p80' counts"),
 ])
-def test_bench_ab_refuses_what_it_cannot_compare(tmp_path, capsys, a_tail, b_kw, why):
+def test_bench_ab_refuses_what_it_cannot_compare(tmp_path, capsys, case, why):
     mod = load_script("bench-ab")
     a = [_pool_bench(tmp_path, "a1", [600.0] * 5),
-         _pool_bench(tmp_path, "a2", [600.0] * 5, command_tail=a_tail)]
-    b = _pool_bench(tmp_path, "b", [600.0] * 5, **b_kw)
+         _pool_bench(tmp_path, "a2", [600.0] * 5,
+                     command_tail=" --trace-stream" if case == "a-unlike" else "")]
+    release = {"release": "6.1.0-56-amd64"} if case == "release" else {}
+    b = [_pool_bench(tmp_path, "b1", [600.0] * 5, **release),
+         _pool_bench(tmp_path, "b2", [600.0] * 5, **release,
+                     command_tail=" --trace-stream" if case == "b-unlike" else "")]
+    if case == "twice":
+        b[1] = a[0]
+    extra = ["--scenarios", "kernel,pcompact-p80"] if case == "scenario" else []
     out = tmp_path / "ab"
-    assert mod.main(["--out", str(out), "--a", *a, "--b", b]) == 2
+    assert mod.main(["--out", str(out), *extra, "--a", *a, "--b", *b]) == 2
     assert why in capsys.readouterr().err
     assert not out.exists()
 

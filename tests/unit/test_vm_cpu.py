@@ -12,7 +12,7 @@ from scriptload import load_script
 
 check = load_script("check")
 bench = load_script("bench")
-bench_pool = load_script("bench-pool")
+from benchlib import pool as bench_pool  # noqa: E402
 
 VM_RUN = os.path.join(check.TOP, "scripts", "vm-run")
 
