@@ -1531,6 +1531,27 @@ def test_bench_ab_settles_nothing_below_five_runs_on_either_side(tmp_path, capsy
     capsys.readouterr()
 
 
+def test_bench_ab_lets_a_named_field_differ_and_says_so(tmp_path, capsys):
+    mod = load_script("bench-ab")
+    a = _pool_bench(tmp_path, "a", [600.0] * 5)
+    b = _pool_bench(tmp_path, "b", [600.0] * 5)
+    run_json = os.path.join(a, "run.json")
+    with open(run_json) as f:
+        ctx = json.load(f)
+    with open(run_json, "w") as f:
+        json.dump(dict(ctx, head_start_rule=3), f)
+    out = tmp_path / "ab"
+    assert mod.main(["--out", str(out), "--a", a, "--b", b]) == 2
+    assert "head_start_rule: A has 3, B has 2" in capsys.readouterr().err
+    assert mod.main(["--out", str(out), "--may-differ", "head_start_rule",
+                     "--a", a, "--b", b]) == 0
+    text = (out / "6.12.117+deb12-amd64" / "README.md").read_text()
+    assert "- Allowed to differ (`--may-differ`): head_start_rule (A 3, B 2)." in text
+    with pytest.raises(SystemExit):
+        mod.main(["--out", str(out), "--may-differ", "source", "--a", a, "--b", b])
+    capsys.readouterr()
+
+
 @pytest.mark.parametrize("case, why", [
     ("release", "release: A has '6.12.117+deb12-amd64'"),
     ("a-unlike", "side A's benches did not measure the same thing"),
