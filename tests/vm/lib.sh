@@ -437,6 +437,9 @@ engine_dump() {
 # khugehog holds them until the test unloads it, so that freeing them does
 # not lower the scores.
 stall_in_direct_compaction() {
+	# Every stall comes after this: a round that starts within
+	# interval_ms of it starts within interval_ms of the last stall.
+	STALL_FROM=$(date +%s)
 	_sd_stalls=$(node_stat_sum direct_stalls)
 	_sd_free2m=$(awk '$1 == "Node" { n += $14 + 2 * $15 } END { print n + 0 }' /proc/buddyinfo)
 	_sd_max=$((_sd_free2m + $(pcp_pages) / 512 + 64))
