@@ -82,6 +82,13 @@ def load_bench(directory):
     return {"dir": directory, "ctx": ctx, "runs": runs}
 
 
+def differing_fields(a, b, fields):
+    """[(field, a's value, b's value)] for each of fields whose run.json
+    values differ between benches a and b, in the order of fields."""
+    return [(f, a["ctx"].get(f), b["ctx"].get(f)) for f in fields
+            if a["ctx"].get(f) != b["ctx"].get(f)]
+
+
 def mismatches(benches):
     """Why the benches cannot pool: a list of messages, empty when they can.
     Each is compared with the first."""
@@ -89,10 +96,9 @@ def mismatches(benches):
     why = []
     base_options = measured_options(first["ctx"].get("command", ""))
     for b in benches[1:]:
-        for field in SAME_FIELDS:
-            if b["ctx"].get(field) != first["ctx"].get(field):
-                why.append(f"{b['dir']}: {field} {b['ctx'].get(field)!r} differs from "
-                           f"{first['dir']}'s {first['ctx'].get(field)!r}")
+        for field, mine, theirs in differing_fields(b, first, SAME_FIELDS):
+            why.append(f"{b['dir']}: {field} {mine!r} differs from "
+                       f"{first['dir']}'s {theirs!r}")
         options = measured_options(b["ctx"].get("command", ""))
         if options != base_options:
             why.append(f"{b['dir']}: bench options {' '.join(options) or '(none)'} differ from "
@@ -140,6 +146,17 @@ def source_changes(benches, repo):
     except (OSError, subprocess.CalledProcessError, ValueError):
         return None
     return log.splitlines()
+
+
+def changes_markdown(changes):
+    """The lines of a report's paragraph on source_changes()' result."""
+    lines = ["Commits between the oldest and newest source that changed what a run measures "
+             f"({', '.join(MEASURED_PATHS)}):", ""]
+    if changes is None:
+        return lines + ["- git could not tell (a source is not in this repository's history)"]
+    if not changes:
+        return lines + ["- none"]
+    return lines + [f"- {line}" for line in changes]
 
 
 def head_commit(repo):

@@ -567,10 +567,25 @@ def _option_verdict(est, lo, hi, want, runs=None):
     return "better" if below else "worse" if above else stats.UNSETTLED
 
 
+def _ratio_row(num, num_name, den, den_name, seed, want=None):
+    """The median of num over the median of den with its 95% bootstrap
+    interval, as the fields of one row of a comparison: {verdict (only with
+    want, "le" or "ge": _option_verdict), estimate, lo, hi, n, measured}."""
+    r = stats.bootstrap_ratio(num, den, seed)
+    row = {}
+    if want is not None:
+        row["verdict"] = _option_verdict(r["ratio"], r["lo"], r["hi"], want,
+                                         runs=min(r["n_num"], r["n_den"]))
+    row.update({"estimate": r["ratio"], "lo": r["lo"], "hi": r["hi"],
+                "n": f"{r['n_num']}/{r['n_den']}",
+                "measured": _ratio_text(r, num_name, num, den_name, den)})
+    return row
+
+
 def evaluate_options(runs, option_names, seed):
     """Each option scenario (pcompact with one more parameter) against plain
-    pcompact: [{option, metric, verdict (met = the option is better, missed
-    = worse, unsettled), measured, ...}], as evaluate_targets.  Empty
+    pcompact: [{option, metric, verdict (better / worse: the option's, or
+    unsettled), measured, ...}], as evaluate_targets.  Empty
     without plain pcompact's runs."""
     out = []
     base = runs.get(OPTION_BASE, [])
@@ -579,13 +594,8 @@ def evaluate_options(runs, option_names, seed):
     for j, name in enumerate(option_names):
         for i, (text, path, want) in enumerate(OPTION_METRICS):
             a, b = values(runs.get(name, []), path), values(base, path)
-            r = stats.bootstrap_ratio(a, b, seed + 1000 + 10 * j + i)
-            est, lo, hi = r["ratio"], r["lo"], r["hi"]
-            label = _option_verdict(est, lo, hi, want, runs=min(r["n_num"], r["n_den"]))
-            out.append({"option": name, "metric": text, "verdict": label,
-                        "estimate": est, "lo": lo, "hi": hi,
-                        "n": f"{r['n_num']}/{r['n_den']}",
-                        "measured": _ratio_text(r, name, a, OPTION_BASE, b)})
+            out.append({"option": name, "metric": text,
+                        **_ratio_row(a, name, b, OPTION_BASE, seed + 1000 + 10 * j + i, want)})
     return out
 
 
@@ -632,11 +642,8 @@ def evaluate_context(runs, names, seed):
             a, b = values(runs.get(name, []), path), values(base, path)
             if not a and not b:
                 continue
-            r = stats.bootstrap_ratio(a, b, seed + 2000 + 10 * j + i)
             out.append({"scenario": name, "base": base_name, "metric": text,
-                        "estimate": r["ratio"], "lo": r["lo"], "hi": r["hi"],
-                        "n": f"{r['n_num']}/{r['n_den']}",
-                        "measured": _ratio_text(r, name, a, base_name, b)})
+                        **_ratio_row(a, name, b, base_name, seed + 2000 + 10 * j + i)})
     return out
 
 
@@ -668,13 +675,8 @@ def evaluate_ab(runs_a, runs_b, names, seed):
             b, a = values(runs_b.get(name, []), path), values(runs_a.get(name, []), path)
             if not a and not b:
                 continue
-            r = stats.bootstrap_ratio(b, a, seed + 10 * j + i)
             out.append({"scenario": name, "metric": text,
-                        "verdict": _option_verdict(r["ratio"], r["lo"], r["hi"], want,
-                                                   runs=min(r["n_num"], r["n_den"])),
-                        "estimate": r["ratio"], "lo": r["lo"], "hi": r["hi"],
-                        "n": f"{r['n_num']}/{r['n_den']}",
-                        "measured": _ratio_text(r, "B", b, "A", a)})
+                        **_ratio_row(b, "B", a, "A", seed + 10 * j + i, want)})
     return out
 
 

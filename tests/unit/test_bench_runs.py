@@ -13,7 +13,7 @@ import pytest
 HERE = os.path.dirname(__file__)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
 sys.path.insert(0, HERE)
-from benchlib import csvio, frames, metrics, runs, scenarios, stats  # noqa: E402
+from benchlib import csvio, frames, metrics, pool, runs, scenarios, stats  # noqa: E402
 import test_bench_report as tbr  # noqa: E402
 from scriptload import load_script  # noqa: E402
 
@@ -1517,7 +1517,23 @@ def test_bench_ab_compares_the_sides_scenario_by_scenario(tmp_path, capsys):
     text = (done / "README.md").read_text()
     assert "- B: source 000000000000; bench options --kernel=6.12 --trace-stream;" in text
     assert "- A: source 000000000000; bench options --kernel=6.12;" in text
+    # 000000000000 is no commit of this repository: git cannot list what changed.
+    assert "- git could not tell (a source is not in this repository's history)" in text
     capsys.readouterr()
+
+
+def test_changes_markdown_lists_what_git_found_or_says_it_could_not_tell():
+    assert pool.changes_markdown(None)[-1].startswith("- git could not tell")
+    assert pool.changes_markdown([])[-1] == "- none"
+    assert pool.changes_markdown(["1b2f06a1 frag --pattern phys", "2d67d12b bench-guest"])[-2:] \
+        == ["- 1b2f06a1 frag --pattern phys", "- 2d67d12b bench-guest"]
+
+
+def test_differing_fields_names_each_field_with_both_values_in_the_order_asked():
+    a = {"ctx": {"release": "6.1", "idle_s": 10.0, "vm": "x"}}
+    b = {"ctx": {"release": "6.12", "idle_s": 10.0}}
+    assert pool.differing_fields(a, b, ["vm", "idle_s", "release"]) == \
+        [("vm", "x", None), ("release", "6.1", "6.12")]
 
 
 def test_bench_ab_settles_nothing_below_five_runs_on_either_side(tmp_path, capsys):
