@@ -1054,16 +1054,15 @@ def burst_rows(standing):
     that count; reached_low and idle_between (at or below high with the
     compactors idle) as 'bursts/runs'.  Rows of BURST_COLUMNS."""
     rows = []
-    for name, rs in standing.items():
-        for k, got in enumerate(_bursts_by_index(rs)):
-            m = median_summary(got)
-            rows.append([name, k + 1, f"{sum(1 for b in got if b['reached_low'])}/{len(got)}",
-                         f"{sum(1 for b in got if b.get('ready') == 'idle')}/{len(got)}",
-                         m.get("wait_s"), m.get("size"), m.get("obtained_pct"), m.get("p50_us"),
-                         m.get("p95_us"), m.get("over_100us_pct"), m.get("p99_attempts_us"),
-                         m.get("slowest1_us"), m.get("slowest2_us"), m.get("slowest3_us"),
-                         len(got)])
-    floor = manual_first_tail(standing.get("manual", []), burst_floor_size(standing))
+    medians = _burst_medians(standing)
+    for name, number, got, m in medians:
+        rows.append([name, number, f"{sum(1 for b in got if b['reached_low'])}/{len(got)}",
+                     f"{sum(1 for b in got if b.get('ready') == 'idle')}/{len(got)}",
+                     m.get("wait_s"), m.get("size"), m.get("obtained_pct"), m.get("p50_us"),
+                     m.get("p95_us"), m.get("over_100us_pct"), m.get("p99_attempts_us"),
+                     m.get("slowest1_us"), m.get("slowest2_us"), m.get("slowest3_us"),
+                     len(got)])
+    floor = manual_first_tail(standing.get("manual", []), _floor_size(medians))
     if floor:
         rows.append([MANUAL_FIRST, "-", "-", "-", None, floor["size"], None, floor["p50_us"],
                      None, None, floor["p99_attempts_us"], floor["slowest1_us"],
@@ -1080,14 +1079,24 @@ def _bursts_by_index(scenario_runs):
             for k in range(n)]
 
 
+def _burst_medians(standing):
+    """[(scenario, burst number from 1, that burst of each counting run,
+    their median_summary())] for every scenario with bursts."""
+    return [(name, k + 1, got, median_summary(got)) for name, rs in standing.items()
+            for k, got in enumerate(_bursts_by_index(rs))]
+
+
+def _floor_size(medians):
+    """The median of the sizes in _burst_medians()' rows, 0 without any."""
+    sizes = [m.get("size") for _, _, _, m in medians if _number(m.get("size"))]
+    return int(stats.median(sizes)) if sizes else 0
+
+
 def burst_floor_size(standing):
     """The N of the floor measured as a burst: the median of the bursts'
     sizes (each scenario's and burst's median over its runs), 0 without
     bursts."""
-    sizes = [median_summary(got).get("size") for rs in standing.values()
-             for got in _bursts_by_index(rs)]
-    sizes = [v for v in sizes if _number(v)]
-    return int(stats.median(sizes)) if sizes else 0
+    return _floor_size(_burst_medians(standing))
 
 
 def manual_first_run_tail(summary, size):
