@@ -551,6 +551,32 @@ OPTION_METRICS = [
 OPTION_BASE = "pcompact"
 
 
+def burst_compactor_cpu_ms(summary):
+    """kcompactd's and pcompactd's CPU time (ms) over a run's bursts
+    workload, summed; None for a run without it."""
+    cpu = (summary.get("bursts") or {}).get("cpu_ms") or {}
+    got = [cpu.get(k) for k in ("kcompactd", "pcompactd") if _number(cpu.get(k))]
+    return sum(got) if got else None
+
+
+# A bursts option (bursts-pcompact-<x>) against bursts-pcompact: the burst
+# target's measure and what the option costs for it.
+BURST_OPTION_METRICS = [
+    ("slowest burst p99 (failures as slow)", slowest_burst_p99, "le"),
+    ("compactor CPU over the bursts workload", burst_compactor_cpu_ms, "le"),
+    ("pages migrated over the bursts workload", ("bursts", "vmstat", "pgmigrate_success"),
+     "le"),
+]
+BURST_OPTION_BASE = "bursts-pcompact"
+
+
+def _option_base(name):
+    """(plain scenario, metrics) an option scenario is compared with."""
+    if name.startswith(BURST_OPTION_BASE + "-"):
+        return BURST_OPTION_BASE, BURST_OPTION_METRICS
+    return OPTION_BASE, OPTION_METRICS
+
+
 def _option_verdict(est, lo, hi, want, runs=None):
     """better / worse only with the whole interval strictly on one side of
     1 (equal is not better) and at least stats.MIN_RUNS_TO_SETTLE runs on
@@ -585,17 +611,20 @@ def _ratio_row(num, num_name, den, den_name, seed, want=None):
 def evaluate_options(runs, option_names, seed):
     """Each option scenario (pcompact with one more parameter) against plain
     pcompact: [{option, metric, verdict (better / worse: the option's, or
-    unsettled), measured, ...}], as evaluate_targets.  Empty
-    without plain pcompact's runs."""
+    unsettled), measured, ...}], as evaluate_targets.  A drain option
+    (pcompact-<x>) is compared with pcompact on OPTION_METRICS, a bursts
+    option (bursts-pcompact-<x>) with bursts-pcompact on
+    BURST_OPTION_METRICS; none without its plain scenario's runs."""
     out = []
-    base = runs.get(OPTION_BASE, [])
-    if not [r for r in base if counts(r)]:
-        return out
     for j, name in enumerate(option_names):
-        for i, (text, path, want) in enumerate(OPTION_METRICS):
+        base_name, option_metrics = _option_base(name)
+        base = runs.get(base_name, [])
+        if not [r for r in base if counts(r)]:
+            continue
+        for i, (text, path, want) in enumerate(option_metrics):
             a, b = values(runs.get(name, []), path), values(base, path)
             out.append({"option": name, "metric": text,
-                        **_ratio_row(a, name, b, OPTION_BASE, seed + 1000 + 10 * j + i, want)})
+                        **_ratio_row(a, name, b, base_name, seed + 1000 + 10 * j + i, want)})
     return out
 
 
@@ -692,7 +721,9 @@ def evaluate_option_targets(runs, option_names, seed):
     """The targets on plain pcompact, each option scenario in its place:
     what pcompact would meet with the option as its default.  A drain option
     (pcompact-<x>) takes plain pcompact's place in TARGETS, a sweep option
-    (sweep-pcompact-<x>) sweep-pcompact's in SWEEP_TARGETS.  As
+    (sweep-pcompact-<x>) sweep-pcompact's in SWEEP_TARGETS, a bursts option
+    (bursts-pcompact-<x>) bursts-pcompact's in BURST_TARGETS and
+    burst_floor_targets().  As
     evaluate_targets, with the option's name in "option"; only targets whose
     other scenario ran (the option's runs give the kernel comparison too,
     not only the one against plain pcompact); a sweep option's floor clause
@@ -701,8 +732,14 @@ def evaluate_option_targets(runs, option_names, seed):
     out = []
     for j, name in enumerate(option_names):
         sweep = name.startswith(SWEEP_OPTION_BASE + "-")
-        base, targets = (SWEEP_OPTION_BASE, SWEEP_TARGETS) if sweep else (OPTION_BASE, TARGETS)
-        shown = OPTION_BASE + name[len(SWEEP_OPTION_BASE):] if sweep else name
+        burst = name.startswith(BURST_OPTION_BASE + "-")
+        if sweep:
+            base, targets = SWEEP_OPTION_BASE, SWEEP_TARGETS
+        elif burst:
+            base, targets = BURST_OPTION_BASE, BURST_TARGETS + burst_floor_targets(runs)
+        else:
+            base, targets = OPTION_BASE, TARGETS
+        shown = OPTION_BASE + name[len(base):]
         lists = []
         for i, (text, num, den, threshold, want) in enumerate(targets):
             names = [num[0]] + ([den[0]] if den else [])

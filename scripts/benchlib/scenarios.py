@@ -352,6 +352,20 @@ def drain_options(names):
     return [n for n in module_options(names) if "khugehog" in BY_NAME[n].workloads]
 
 
+def burst_options(names):
+    """The options among names that run the bursts workload: those compared
+    with bursts-pcompact on the bursts' metrics (scripts/bench,
+    scripts/bench-pool)."""
+    return [n for n in module_options(names) if "bursts" in BY_NAME[n].workloads]
+
+
+def compared_options(names):
+    """drain_options() then burst_options(): the option scenarios compared
+    with their plain pcompact, in that order (so that a bench's seeds for the
+    drain's options do not move when it runs bursts too)."""
+    return drain_options(names) + burst_options(names)
+
+
 DEFAULT = ["vanilla", "kernel", "pcompact", "manual", "kernel-p80", "pcompact-p80",
            "kernel-unmovable", "pcompact-unmovable"]
 
