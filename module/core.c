@@ -148,14 +148,22 @@ static void pcompactd_round(struct pcompact_node *pn, unsigned int score,
 	atomic64_add(round.skipped_type, &pn->stats.skipped_type);
 	atomic64_add(round.scan_ns, &pn->stats.scan_ns);
 	atomic64_add(round.scanned_blocks, &pn->stats.scanned_blocks);
-	if (round.fell_back)
+	switch (round.route) {
+	case PCOMPACT_ROUTE_KERNEL_THEN_CONTIG:
 		atomic64_inc(&pn->stats.engine_fallbacks);
-	if (round.quiet_contig)
+		break;
+	case PCOMPACT_ROUTE_QUIET_CONTIG:
 		atomic64_inc(&pn->stats.quiet_contig_rounds);
-	if (round.stalled_contig)
+		break;
+	case PCOMPACT_ROUTE_STALLED_CONTIG:
 		atomic64_inc(&pn->stats.stalled_contig_rounds);
-	if (round.fallback_contig)
+		break;
+	case PCOMPACT_ROUTE_FALLBACK_CONTIG:
 		atomic64_inc(&pn->stats.fallback_contig_rounds);
+		break;
+	default:
+		break;
+	}
 	if (round.out_of_room)
 		atomic64_inc(&pn->stats.headroom_stops);
 	atomic64_add(round.pcp_flushes, &pn->stats.pcp_flushes);
@@ -167,7 +175,7 @@ static void pcompactd_round(struct pcompact_node *pn, unsigned int score,
 	smp_wmb();
 	WRITE_ONCE(pn->score, after);
 	trace_pcompact_round_end(pn->nid, score, after, round.blocks_freed,
-				 round.pages_migrated, took);
+				 round.pages_migrated, took, round.route);
 
 	switch (round.stop_reason) {
 	case PCOMPACT_BACKOFF_KSWAPD:
@@ -195,7 +203,9 @@ static void pcompactd_round(struct pcompact_node *pn, unsigned int score,
 
 		atomic64_inc(&pn->stats.deferrals);
 		trace_pcompact_defer(pn->nid, score, after, round.order_blocks_emptied,
-				     round.exhausted, round.fell_back, round.out_of_room,
+				     round.exhausted,
+				     round.route == PCOMPACT_ROUTE_KERNEL_THEN_CONTIG,
+				     round.out_of_room,
 				     defer_ms);
 		pn->deferred_until = jiffies + msecs_to_jiffies(defer_ms);
 		*compacting = false;

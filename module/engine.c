@@ -693,7 +693,8 @@ static void pcompact_engine_contig_zone(struct pcompact_round *round,
 		 * is checked only between calls, and one of run_max_mb took 1 s
 		 * under TCG (58 on 6.12: a round of 1090 ms for a quota of 50).
 		 */
-		scan.run_max_pairs = round->fell_back && round->deadline_ns ?
+		scan.run_max_pairs = round->route == PCOMPACT_ROUTE_KERNEL_THEN_CONTIG &&
+				     round->deadline_ns ?
 				     1 : pcompact_run_max_pairs();
 		n = pcompact_collect_window(&scan, first + *cursor * PCOMPACT_PAIR_PAGES,
 					    window, units, round);
@@ -922,6 +923,7 @@ void pcompact_engine_run(struct pcompact_round *round)
 
 	BUILD_BUG_ON(PCOMPACT_UNIT_MAX_ORDER > PCOMPACT_MAX_BUDDY_ORDER);
 	round->stop_reason = PCOMPACT_IDLE;
+	round->route = PCOMPACT_ROUTE_CONTIG;
 	/*
 	 * The kernel's free scanner sees only the buddy lists.  Right after a
 	 * large free, or after compactions cut short, most free pages of a
@@ -950,14 +952,17 @@ void pcompact_engine_run(struct pcompact_round *round)
 		bool stalled = pcompact_stalled_lately();
 
 		if (READ_ONCE(pcompact_contig_when_quiet) && !stalled) {
-			round->quiet_contig = true;
+			round->route = PCOMPACT_ROUTE_QUIET_CONTIG;
 		} else if (READ_ONCE(pcompact_contig_when_stalled) && stalled) {
-			round->stalled_contig = true;
+			round->route = PCOMPACT_ROUTE_STALLED_CONTIG;
 		} else if (READ_ONCE(pcompact_contig_after_fallback) && stalled &&
 			   pn->kernel_fruitless) {
-			round->fallback_contig = true;
+			round->route = PCOMPACT_ROUTE_FALLBACK_CONTIG;
 		} else {
-			bool progress = pcompact_engine_node_sysfs(round);
+			bool progress;
+
+			round->route = PCOMPACT_ROUTE_KERNEL;
+			progress = pcompact_engine_node_sysfs(round);
 
 			/* A round out of room called nothing: no news of the kernel's. */
 			if (!round->out_of_room)
@@ -965,7 +970,7 @@ void pcompact_engine_run(struct pcompact_round *round)
 					round->pages_migrated < PCOMPACT_FRUITLESS_PAGES;
 			if (progress)
 				return;
-			round->fell_back = true;
+			round->route = PCOMPACT_ROUTE_KERNEL_THEN_CONTIG;
 		}
 		round->max_used = pageblock_nr_pages / 2;
 	}

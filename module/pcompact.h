@@ -223,6 +223,23 @@ void pcompact_score_wmarks(struct pcompact_wmarks *wmarks);
 
 /* engine.c */
 
+/*
+ * The engine a round chose: engine=contig's, or with engine=node-sysfs the
+ * kernel's compaction (a round out of headroom calls nothing), the contig
+ * engine after the kernel's call made no progress, or the contig engine
+ * instead of the kernel's (contig_when_quiet, contig_when_stalled,
+ * contig_after_fallback).  Counted per node and traced in
+ * pcompact_round_end.
+ */
+enum pcompact_route {
+	PCOMPACT_ROUTE_CONTIG,
+	PCOMPACT_ROUTE_KERNEL,
+	PCOMPACT_ROUTE_KERNEL_THEN_CONTIG,
+	PCOMPACT_ROUTE_QUIET_CONTIG,
+	PCOMPACT_ROUTE_STALLED_CONTIG,
+	PCOMPACT_ROUTE_FALLBACK_CONTIG,
+};
+
 /**
  * struct pcompact_round - what one compaction round asks for and got.
  * @nid:		the node.
@@ -249,18 +266,12 @@ void pcompact_score_wmarks(struct pcompact_wmarks *wmarks);
  *			PCOMPACT_IDLE when it reached its target or ran out of work.
  * @exhausted:		out: a zone still short of its target had no block left
  *			to try, so another round now would find nothing either.
- * @fell_back:		out: engine=node-sysfs made no progress and the round
- *			went on with the contig engine.
- * @quiet_contig:	out: engine=node-sysfs, but the round ran with the contig
- *			engine as no allocation had stalled lately.
- * @stalled_contig:	out: engine=node-sysfs, but the round ran with the
- *			contig engine as an allocation had stalled lately.
- * @fallback_contig:	out: engine=node-sysfs, but the round ran with the
- *			contig engine as an allocation had stalled lately and
- *			the node's last kernel call made no progress.
  * @out_of_room:	out: the round stopped, or did no work, because free
  *			memory was within the headroom above the high watermark.
  * @kernel_called:	out: engine=node-sysfs called the kernel's compaction.
+ * @route:		out: the engine the round chose (a PCOMPACT_ROUTE_*) as it
+ *			began, or PCOMPACT_ROUTE_KERNEL_THEN_CONTIG once the
+ *			kernel's call made no progress.
  * @fed_stalls:		out: that call migrated pages while allocations stalled
  *			in direct compaction (counted with progress_when_stalled).
  * @max_used:		contig empties only blocks with at most this many pages
@@ -284,11 +295,8 @@ struct pcompact_round {
 	u64 scan_ns;
 	unsigned long scanned_blocks;
 	int stop_reason;
+	enum pcompact_route route;
 	bool exhausted;
-	bool fell_back;
-	bool quiet_contig;
-	bool stalled_contig;
-	bool fallback_contig;
 	bool out_of_room;
 	bool kernel_called;
 	bool fed_stalls;

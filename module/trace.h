@@ -11,6 +11,15 @@
 
 #include <linux/tracepoint.h>
 
+#include "pcompact.h"
+
+TRACE_DEFINE_ENUM(PCOMPACT_ROUTE_CONTIG);
+TRACE_DEFINE_ENUM(PCOMPACT_ROUTE_KERNEL);
+TRACE_DEFINE_ENUM(PCOMPACT_ROUTE_KERNEL_THEN_CONTIG);
+TRACE_DEFINE_ENUM(PCOMPACT_ROUTE_QUIET_CONTIG);
+TRACE_DEFINE_ENUM(PCOMPACT_ROUTE_STALLED_CONTIG);
+TRACE_DEFINE_ENUM(PCOMPACT_ROUTE_FALLBACK_CONTIG);
+
 DECLARE_EVENT_CLASS(pcompact_score_class,
 		    TP_PROTO(int nid, unsigned int score, unsigned int low,
 			     unsigned int high),
@@ -41,29 +50,42 @@ DEFINE_EVENT(pcompact_score_class, pcompact_round_begin,
 	     TP_ARGS(nid, score, low, high)
 );
 
-/* A compaction round ends, with what it did. */
+/*
+ * A compaction round ends, with what it did and how (route: a
+ * PCOMPACT_ROUTE_*, last so that readers of the fields before it by
+ * position still read them).
+ */
 TRACE_EVENT(pcompact_round_end,
 	    TP_PROTO(int nid, unsigned int score_before, unsigned int score_after,
 		     unsigned long blocks_freed, unsigned long pages_migrated,
-		     u64 elapsed_ns),
+		     u64 elapsed_ns, enum pcompact_route route),
 	    TP_ARGS(nid, score_before, score_after, blocks_freed, pages_migrated,
-		    elapsed_ns),
+		    elapsed_ns, route),
 	    TP_STRUCT__entry(__field(int, nid)
 			     __field(unsigned int, score_before)
 			     __field(unsigned int, score_after)
 			     __field(unsigned long, blocks_freed)
 			     __field(unsigned long, pages_migrated)
-			     __field(u64, elapsed_ns)),
+			     __field(u64, elapsed_ns)
+			     __field(int, route)),
 	    TP_fast_assign(__entry->nid = nid;
 			   __entry->score_before = score_before;
 			   __entry->score_after = score_after;
 			   __entry->blocks_freed = blocks_freed;
 			   __entry->pages_migrated = pages_migrated;
-			   __entry->elapsed_ns = elapsed_ns;),
-	    TP_printk("nid=%d score_before=%u score_after=%u blocks_freed=%lu pages_migrated=%lu elapsed_ns=%llu",
+			   __entry->elapsed_ns = elapsed_ns;
+			   __entry->route = route;),
+	    TP_printk("nid=%d score_before=%u score_after=%u blocks_freed=%lu pages_migrated=%lu elapsed_ns=%llu route=%s",
 		      __entry->nid, __entry->score_before, __entry->score_after,
 		      __entry->blocks_freed, __entry->pages_migrated,
-		      __entry->elapsed_ns)
+		      __entry->elapsed_ns,
+		      __print_symbolic(__entry->route,
+				       { PCOMPACT_ROUTE_CONTIG, "contig" },
+				       { PCOMPACT_ROUTE_KERNEL, "kernel" },
+				       { PCOMPACT_ROUTE_KERNEL_THEN_CONTIG, "kernel-then-contig" },
+				       { PCOMPACT_ROUTE_QUIET_CONTIG, "quiet-contig" },
+				       { PCOMPACT_ROUTE_STALLED_CONTIG, "stalled-contig" },
+				       { PCOMPACT_ROUTE_FALLBACK_CONTIG, "fallback-contig" }))
 );
 
 /*

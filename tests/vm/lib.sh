@@ -427,6 +427,30 @@ engine_dump() {
 	grep -v '^#' /sys/kernel/tracing/trace 2>/dev/null | tail -n 20 | sed 's/^/# /'
 }
 
+# trace_stalls_begin, trace_stalls_end: the kernel's trace of direct
+# compaction entries in between, in a tracefs instance of its own (so that
+# tests tracing the top buffer keep theirs) on the top buffer's clock.
+# trace_stalls_end sets LAST_STALL_TS to the last one's trace timestamp, in
+# seconds: pcompact's hook marks a stall as it enters and leaves direct
+# compaction, so its last stall is at or after LAST_STALL_TS.
+STALL_TRACE=/sys/kernel/tracing/instances/pcompact-stalls
+trace_stalls_begin() {
+	rmdir $STALL_TRACE 2>/dev/null
+	mkdir $STALL_TRACE || fail "cannot create the tracefs instance $STALL_TRACE"
+	sed 's/.*\[\(.*\)\].*/\1/' /sys/kernel/tracing/trace_clock > $STALL_TRACE/trace_clock ||
+		fail "cannot set $STALL_TRACE's clock"
+	echo 1 > $STALL_TRACE/events/compaction/mm_compaction_try_to_compact_pages/enable ||
+		fail "no compaction/mm_compaction_try_to_compact_pages event"
+}
+
+trace_stalls_end() {
+	echo 0 > $STALL_TRACE/tracing_on
+	LAST_STALL_TS=$(awk '/ mm_compaction_try_to_compact_pages: / {
+		for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { t = $i; break } }
+		END { sub(":", "", t); print t }' $STALL_TRACE/trace)
+	rmdir $STALL_TRACE || fail "cannot remove the tracefs instance $STALL_TRACE"
+}
+
 # stall_in_direct_compaction: make allocations stall in direct compaction
 # (pcompact loaded, memory fragmented): huge page allocations, 64 more than
 # the free 2 MB blocks and the most the per-cpu lists can hold back, so that
@@ -437,13 +461,12 @@ engine_dump() {
 # khugehog holds them until the test unloads it, so that freeing them does
 # not lower the scores.
 stall_in_direct_compaction() {
-	# Every stall comes after this: a round that starts within
-	# interval_ms of it starts within interval_ms of the last stall.
-	STALL_FROM=$(date +%s)
 	_sd_stalls=$(node_stat_sum direct_stalls)
 	_sd_free2m=$(awk '$1 == "Node" { n += $14 + 2 * $15 } END { print n + 0 }' /proc/buddyinfo)
 	_sd_max=$((_sd_free2m + $(pcp_pages) / 512 + 64))
+	trace_stalls_begin
 	insmod /pc/khugehog/khugehog.ko max=$_sd_max || fail "insmod khugehog max=$_sd_max"
+	trace_stalls_end
 	[ "$(node_stat_sum direct_stalls)" -gt "$_sd_stalls" ] ||
 		fail "$_sd_max huge page allocations, $_sd_free2m blocks free, did not stall ($(grep -E '^(count|failures)' /proc/khugehog/summary | tr '\n' ' '))"
 	note "direct compaction stalls: $_sd_stalls -> $(node_stat_sum direct_stalls) ($_sd_max allocations, $_sd_free2m blocks free)"
