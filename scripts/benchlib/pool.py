@@ -89,14 +89,33 @@ def differing_fields(a, b, fields):
             if a["ctx"].get(f) != b["ctx"].get(f)]
 
 
-def mismatches(benches):
+def may_differ_fields(text):
+    """The SAME_FIELDS named in a --may-differ value (comma-separated);
+    ValueError naming any other."""
+    fields = [f for f in text.split(",") if f]
+    unknown = [f for f in fields if f not in SAME_FIELDS]
+    if unknown:
+        raise ValueError(f"not a field the benches must share: {', '.join(unknown)}")
+    return fields
+
+
+def allowed_differences(benches, may_differ):
+    """'field (dir value, dir value, ...)' for each field of may_differ the
+    benches do not all share, every bench's value named."""
+    return [f"{field} (" + ", ".join(f"{b['dir']} {b['ctx'].get(field)!r}" for b in benches) + ")"
+            for field in may_differ
+            if len({repr(b["ctx"].get(field)) for b in benches}) > 1]
+
+
+def mismatches(benches, may_differ=()):
     """Why the benches cannot pool: a list of messages, empty when they can.
-    Each is compared with the first."""
+    Each is compared with the first, on SAME_FIELDS but those in may_differ."""
     first = benches[0]
     why = []
     base_options = measured_options(first["ctx"].get("command", ""))
+    fields = [f for f in SAME_FIELDS if f not in may_differ]
     for b in benches[1:]:
-        for field, mine, theirs in differing_fields(b, first, SAME_FIELDS):
+        for field, mine, theirs in differing_fields(b, first, fields):
             why.append(f"{b['dir']}: {field} {mine!r} differs from "
                        f"{first['dir']}'s {theirs!r}")
         options = measured_options(b["ctx"].get("command", ""))

@@ -1500,6 +1500,30 @@ def test_bench_pool_refuses_unlike(tmp_path, capsys, other, why):
     assert not out.exists()
 
 
+def test_bench_pool_lets_a_named_field_differ_and_says_so(tmp_path, capsys):
+    mod = load_script("bench-pool")
+    a = _pool_bench(tmp_path, "a", [600.0] * 5)
+    b = _pool_bench(tmp_path, "b", [600.0] * 5)
+    run_json = os.path.join(b, "run.json")
+    with open(run_json) as f:
+        ctx = json.load(f)
+    with open(run_json, "w") as f:
+        json.dump(dict(ctx, head_start_rule=3), f)
+    out = tmp_path / "pool"
+    assert mod.main(["--out", str(out), a, b]) == 2
+    assert "head_start_rule 3 differs" in capsys.readouterr().err
+    assert not out.exists()
+    assert mod.main(["--out", str(out), "--may-differ", "head_start_rule", a, b]) == 0
+    text = (out / "6.12.117+deb12-amd64" / "README.md").read_text()
+    assert f"- Allowed to differ (`--may-differ`): head_start_rule ({a} 2, {b} 3)." in text
+    targets = json.loads((out / "6.12.117+deb12-amd64" / "targets.json").read_text())
+    assert {t["n"] for t in targets if t["target"].startswith("pcompact mean <= 0.7")} == \
+        {"10/10"}
+    with pytest.raises(SystemExit):
+        mod.main(["--out", str(out), "--may-differ", "source", a, b])
+    capsys.readouterr()
+
+
 def test_bench_pool_needs_the_scenario_everywhere(tmp_path, capsys):
     mod = load_script("bench-pool")
     a = _pool_bench(tmp_path, "a", [600.0] * 5)
