@@ -1435,6 +1435,15 @@ def _pool_bench(root, name, means, release="6.12.117+deb12-amd64", command_tail=
     return str(d)
 
 
+def _rewrite_run_json(bench_dir, **fields):
+    """Set fields in a _pool_bench directory's run.json."""
+    run_json = os.path.join(bench_dir, "run.json")
+    with open(run_json) as f:
+        ctx = json.load(f)
+    with open(run_json, "w") as f:
+        json.dump(dict(ctx, **fields), f)
+
+
 def test_bench_pool(tmp_path, capsys):
     mod = load_script("bench-pool")
     a = _pool_bench(tmp_path, "a", [600.0, 650.0, 700.0, 1100.0, 640.0], void=(2,),
@@ -1504,11 +1513,7 @@ def test_bench_pool_lets_a_named_field_differ_and_says_so(tmp_path, capsys):
     mod = load_script("bench-pool")
     a = _pool_bench(tmp_path, "a", [600.0] * 5)
     b = _pool_bench(tmp_path, "b", [600.0] * 5)
-    run_json = os.path.join(b, "run.json")
-    with open(run_json) as f:
-        ctx = json.load(f)
-    with open(run_json, "w") as f:
-        json.dump(dict(ctx, head_start_rule=3), f)
+    _rewrite_run_json(b, head_start_rule=3)
     out = tmp_path / "pool"
     assert mod.main(["--out", str(out), a, b]) == 2
     assert "head_start_rule 3 differs" in capsys.readouterr().err
@@ -1607,11 +1612,7 @@ def test_bench_ab_lets_a_named_field_differ_and_says_so(tmp_path, capsys):
     mod = load_script("bench-ab")
     a = _pool_bench(tmp_path, "a", [600.0] * 5)
     b = _pool_bench(tmp_path, "b", [600.0] * 5)
-    run_json = os.path.join(a, "run.json")
-    with open(run_json) as f:
-        ctx = json.load(f)
-    with open(run_json, "w") as f:
-        json.dump(dict(ctx, head_start_rule=3), f)
+    _rewrite_run_json(a, head_start_rule=3)
     out = tmp_path / "ab"
     assert mod.main(["--out", str(out), "--a", a, "--b", b]) == 2
     assert "head_start_rule: A has 3, B has 2" in capsys.readouterr().err
