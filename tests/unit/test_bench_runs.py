@@ -1491,6 +1491,14 @@ def test_bench_pool_compares_options(tmp_path, capsys):
     row = next(line for line in text.splitlines()
                if line.startswith("| pcompact-afterfallback | mean |"))
     assert row.endswith("| worse: 1.44 [1.3, 1.6] | n/a |")
+    # The option in plain pcompact's place in the targets: its ten runs
+    # against the kernel's.
+    placed = {t["target"]: t for t in json.loads((done / "option_targets.json").read_text())}
+    mean = placed["pcompact-afterfallback mean <= 0.7 x kernel mean (issue 13)"]
+    assert mean["n"] == "10/10" and mean["estimate"] == pytest.approx(945.0 / 1000.0)
+    assert "## Options against the targets" in text
+    assert "| pcompact-afterfallback | pcompact-afterfallback mean <= 0.7 x kernel mean " \
+        "(issue 13) | 0.945 x" in text
     capsys.readouterr()
 
 
