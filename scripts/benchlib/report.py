@@ -1474,8 +1474,9 @@ def runs_markdown(ctx, targets, run_rows, aggregated, order, like=None,
 
     L += _table_section(
         "Options against plain pcompact",
-        "Each scenario that is pcompact with one more parameter, against pcompact itself in the "
-        "same run: ratio of the medians over the runs that count, 95% bootstrap interval. "
+        "Each scenario that is pcompact with one more parameter, against its plain scenario "
+        "(pcompact, or bursts-pcompact for a bursts option) in the same run: ratio of the "
+        "medians over the runs that count, 95% bootstrap interval. "
         "**better** or **worse** only when the whole interval lies on one side of 1; otherwise "
         "**unsettled**.",
         [("Option scenario", "option", False), ("Metric", "metric", False),

@@ -359,11 +359,26 @@ def burst_options(names):
     return [n for n in module_options(names) if "bursts" in BY_NAME[n].workloads]
 
 
+def sweep_options(names):
+    """The options among names that run the rate sweep: those put in
+    sweep-pcompact's place in the sweep's targets."""
+    return [n for n in module_options(names)
+            if any(w.startswith("sweep") for w in BY_NAME[n].workloads)]
+
+
 def compared_options(names):
     """drain_options() then burst_options(): the option scenarios compared
     with their plain pcompact, in that order (so that a bench's seeds for the
     drain's options do not move when it runs bursts too)."""
     return drain_options(names) + burst_options(names)
+
+
+def target_options(names):
+    """drain_options(), sweep_options() then burst_options(): the option
+    scenarios put in their plain pcompact's place in the targets, in the
+    order that keeps the seeds a bench gave the first two before bursts
+    options were."""
+    return drain_options(names) + sweep_options(names) + burst_options(names)
 
 
 DEFAULT = ["vanilla", "kernel", "pcompact", "manual", "kernel-p80", "pcompact-p80",

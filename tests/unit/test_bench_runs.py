@@ -1210,6 +1210,10 @@ def test_burst_options_against_bursts_pcompact_and_in_its_place_in_the_targets()
     # its seeds stay where they were.
     assert scenarios.compared_options(names + ["pcompact-reserve"]) == [
         "pcompact-reserve", "bursts-pcompact-reserve"]
+    # In the targets a sweep option comes before it too.
+    assert scenarios.target_options(["bursts-pcompact-reserve", "sweep-pcompact-reserve",
+                                     "pcompact-reserve"]) == [
+        "pcompact-reserve", "sweep-pcompact-reserve", "bursts-pcompact-reserve"]
     o = {x["metric"]: x for x in runs.evaluate_options(rs, scenarios.compared_options(names), 5)}
     assert set(o) == {text for text, _, _ in runs.BURST_OPTION_METRICS}
     slowest = o["slowest burst p99 (failures as slow)"]
@@ -1532,8 +1536,10 @@ def test_bench_pool_lets_a_named_field_differ_and_says_so(tmp_path, capsys):
     targets = json.loads((out / "6.12.117+deb12-amd64" / "targets.json").read_text())
     assert {t["n"] for t in targets if t["target"].startswith("pcompact mean <= 0.7")} == \
         {"10/10"}
-    with pytest.raises(SystemExit):
-        mod.main(["--out", str(out), "--may-differ", "source", a, b])
+    # Only the rules that judge runs may differ, never what a run measured.
+    for field in ("source", "release", "idle_s"):
+        with pytest.raises(SystemExit):
+            mod.main(["--out", str(out), "--may-differ", field, a, b])
     capsys.readouterr()
 
 
