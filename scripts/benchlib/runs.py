@@ -571,10 +571,16 @@ BURST_OPTION_BASE = "bursts-pcompact"
 
 
 def _option_base(name):
-    """(plain scenario, metrics) an option scenario is compared with."""
-    if name.startswith(BURST_OPTION_BASE + "-"):
-        return BURST_OPTION_BASE, BURST_OPTION_METRICS
-    return OPTION_BASE, OPTION_METRICS
+    """The plain scenario an option scenario (<plain>-<x>) stands in for:
+    sweep-pcompact, bursts-pcompact or pcompact."""
+    for base in (SWEEP_OPTION_BASE, BURST_OPTION_BASE):
+        if name.startswith(base + "-"):
+            return base
+    return OPTION_BASE
+
+
+# What each plain scenario's options are compared with it on.
+_OPTION_METRICS_BY_BASE = {OPTION_BASE: OPTION_METRICS, BURST_OPTION_BASE: BURST_OPTION_METRICS}
 
 
 def _option_verdict(est, lo, hi, want, runs=None):
@@ -617,11 +623,11 @@ def evaluate_options(runs, option_names, seed):
     BURST_OPTION_METRICS; none without its plain scenario's runs."""
     out = []
     for j, name in enumerate(option_names):
-        base_name, option_metrics = _option_base(name)
+        base_name = _option_base(name)
         base = runs.get(base_name, [])
         if not [r for r in base if counts(r)]:
             continue
-        for i, (text, path, want) in enumerate(option_metrics):
+        for i, (text, path, want) in enumerate(_OPTION_METRICS_BY_BASE.get(base_name, [])):
             a, b = values(runs.get(name, []), path), values(base, path)
             out.append({"option": name, "metric": text,
                         **_ratio_row(a, name, b, base_name, seed + 1000 + 10 * j + i, want)})
@@ -731,14 +737,10 @@ def evaluate_option_targets(runs, option_names, seed):
     ran = {n for n, rs in runs.items() if [r for r in rs if counts(r)]}
     out = []
     for j, name in enumerate(option_names):
-        sweep = name.startswith(SWEEP_OPTION_BASE + "-")
-        burst = name.startswith(BURST_OPTION_BASE + "-")
-        if sweep:
-            base, targets = SWEEP_OPTION_BASE, SWEEP_TARGETS
-        elif burst:
-            base, targets = BURST_OPTION_BASE, BURST_TARGETS + burst_floor_targets(runs)
-        else:
-            base, targets = OPTION_BASE, TARGETS
+        base = _option_base(name)
+        sweep = base == SWEEP_OPTION_BASE
+        targets = {SWEEP_OPTION_BASE: SWEEP_TARGETS,
+                   BURST_OPTION_BASE: BURST_TARGETS + burst_floor_targets(runs)}.get(base, TARGETS)
         shown = OPTION_BASE + name[len(base):]
         lists = []
         for i, (text, num, den, threshold, want) in enumerate(targets):
