@@ -51,7 +51,7 @@ EARLY_US=$(( MIN_GAP_US - 100000 ))
 # The gaps are read from the trace's timestamps as seconds.microseconds,
 # which a counter clock (x86-tsc, counter) would not give; global, because
 # pcompactd may move between CPUs, whose local clocks need not agree.
-old_clock=$(sed 's/.*\[\(.*\)\].*/\1/' $TRACE/trace_clock)
+old_clock=$(trace_clock_name)
 trap '{ trace_events_off $EVENTS
 	echo "$old_clock" > $TRACE/trace_clock; } 2>/dev/null' EXIT
 echo global > $TRACE/trace_clock || fail "cannot set the trace clock to global"

@@ -13,7 +13,7 @@ T=/sys/kernel/tracing
 
 # The stalled phase sets trace timestamps against pcompact's elapsed_ns, a
 # ktime_get_ns() (mono) count: mono, whichever CPU traced, as seconds.
-old_clock=$(sed 's/.*\[\(.*\)\].*/\1/' $T/trace_clock)
+old_clock=$(trace_clock_name)
 trap 'echo "$old_clock" > $T/trace_clock 2>/dev/null' EXIT
 echo mono > $T/trace_clock || fail "cannot set the trace clock to mono"
 

@@ -427,6 +427,11 @@ engine_dump() {
 	grep -v '^#' /sys/kernel/tracing/trace 2>/dev/null | tail -n 20 | sed 's/^/# /'
 }
 
+# trace_clock_name: the top trace buffer's clock, the one trace_clock marks.
+trace_clock_name() {
+	sed 's/.*\[\(.*\)\].*/\1/' /sys/kernel/tracing/trace_clock
+}
+
 # trace_stalls_begin, trace_stalls_end: the kernel's trace of direct
 # compaction entries in between, in a tracefs instance of its own (so that
 # tests tracing the top buffer keep theirs) on the top buffer's clock.
@@ -437,7 +442,7 @@ STALL_TRACE=/sys/kernel/tracing/instances/pcompact-stalls
 trace_stalls_begin() {
 	rmdir $STALL_TRACE 2>/dev/null
 	mkdir $STALL_TRACE || fail "cannot create the tracefs instance $STALL_TRACE"
-	sed 's/.*\[\(.*\)\].*/\1/' /sys/kernel/tracing/trace_clock > $STALL_TRACE/trace_clock ||
+	trace_clock_name > $STALL_TRACE/trace_clock ||
 		fail "cannot set $STALL_TRACE's clock"
 	echo 1 > $STALL_TRACE/events/compaction/mm_compaction_try_to_compact_pages/enable ||
 		fail "no compaction/mm_compaction_try_to_compact_pages event"
