@@ -84,7 +84,7 @@ wait_for '[ -e "$READY" ] || frag_gone' 300 || { show_output; fail "frag not rea
 [ -e "$READY" ] || { show_output; fail "frag died before it was ready"; }
 show_output
 grep -q '^frag: ready kept_pages=[0-9]' "$READY" || fail "ready file lacks the ready line"
-dmesg | grep -qiE 'out of memory|oom-kill' && fail "the OOM killer fired"
+oom_killed && fail "the OOM killer fired"
 
 # Free 2M blocks left must be the memory frag left alone on purpose: its
 # margin plus the zones' high watermarks (MemAvailable, which frag sizes

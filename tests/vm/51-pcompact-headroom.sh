@@ -108,9 +108,11 @@ window() {
 		fail "node $nid: only $(( $(node_stat "$nid" rounds) - rounds0 )) rounds in 120 s" \
 			"(engine $(cat $PC_PARAM/engine), state $(node_stat "$nid" state)," \
 			"backoffs_kswapd $(node_stat "$nid" backoffs_kswapd))"
+	oom_killed && fail "the OOM killer ran while node $nid was held" \
+		"(free now $(zone_field "$nid" free), lowest seen $lowest, min $min)"
 	worked && fail "node $nid: engine $(cat $PC_PARAM/engine) worked below its headroom:" \
-		"$(node_summary "$nid") pages_migrated $(node_stat "$nid" pages_migrated);" \
-		"free now $(zone_field "$nid" free), highest seen $highest, pcp $(pcp_pages "$nid")"
+		"free now $(zone_field "$nid" free), highest seen $highest, pcp $(pcp_pages "$nid");" \
+		"$(node_summary "$nid") pages_migrated $(node_stat "$nid" pages_migrated)"
 	[ "$(node_stat "$nid" headroom_stops)" -gt "$_stops" ] ||
 		fail "node $nid: engine $(cat $PC_PARAM/engine) counted no headroom stop"
 	[ "$(node_stat "$nid" deferrals)" = "$_deferrals" ] ||
@@ -125,7 +127,7 @@ note "node $nid after $(( $(node_stat "$nid" rounds) - rounds0 )) rounds: blocks
 	"deferrals $(node_stat "$nid" deferrals), free at least $lowest pages (min $min)," \
 	"state $(node_stat "$nid" state), score $(node_stat "$nid" score)"
 [ "$lowest" -ge "$min" ] || fail "node $nid free fell to $lowest pages, below its min watermark $min"
-dmesg | grep -q -i -E 'out of memory|oom-kill|invoked oom-killer' && fail "the OOM killer ran"
+oom_killed && fail "the OOM killer ran"
 kill -0 "$FRAG_PID" || fail "frag died"
 
 # Memory back: the same node compacts now.

@@ -167,7 +167,7 @@ if [ $reached = 0 ]; then
 	rmmod pcompact
 	skip "no call took free memory under $stop_at in $tries tries"
 fi
-dmesg | grep -q -i -E 'out of memory|oom-kill|invoked oom-killer' && fail "the OOM killer ran"
+oom_killed && fail "the OOM killer ran"
 stop_frag || { cat "$FRAG_OUT"; fail "frag exit"; }
 grep -q '^frag: verify ok' "$FRAG_OUT" || fail "frag verify: $(grep '^frag: verify' "$FRAG_OUT")"
 rmmod pcompact || fail "rmmod"
