@@ -45,15 +45,15 @@ wait_for "[ \$(pcp_pages $nid) -lt 1024 ]" 30 ||
 # Hold node $nid's free memory at its low watermark: a tmpfs preferring the
 # node is written until the node is at low + 4 MB, after which the page
 # allocator takes the node's free memory only down to low and sends the
-# rest to the other node, without waking kswapd.  Huge pages first
-# (huge=always), so the free 2 MB blocks frag left go before its holes do,
-# and what stays free on the node is fragmented.
+# rest to the other node, without waking kswapd.  Huge pages first, while
+# the node has free 2 MB blocks (fill_node_tmpfs), so that those frag left
+# go before its holes do, and what stays free on the node is fragmented.
 min=$(zone_field "$nid" min)
 low=$(zone_field "$nid" low)
 high=$(zone_field "$nid" high)
-fill_tmpfs $HOLD "[ \$(zone_field $nid free) -le $((low + 1024)) ]" "mpol=prefer:$nid,huge=always" ||
+fill_node_tmpfs $HOLD "$nid" "[ \$(zone_field $nid free) -le $((low + 1024)) ]" ||
 	fail "could not bring node $nid down to its low watermark: free $(zone_field "$nid" free) pages"
-# The fill writes up to 16 MB at a time in 2 MB pages and can overshoot
+# The fill writes up to 16 MB at a time and can overshoot
 # past min (6.12 once stopped at min - 23 pages before pcompact was even
 # enabled).  Give back whole files until the node is clear of min, then
 # come down again one 2 MB page at a time, so that the window below starts
@@ -82,13 +82,20 @@ rounds0=$(node_stat "$nid" rounds)
 echo 1 > $PC_PARAM/enabled
 lowest=$free
 highest=$free
+topped_mb=0
 held() {
 	f=$(zone_field "$nid" free)
 	[ "$f" -ge "$lowest" ] || lowest=$f
 	[ "$f" -le "$highest" ] || highest=$f
 	# Keep the node held: what kernel threads freed meanwhile is taken again.
 	[ "$f" -le $((low + 2048)) ] && return 1
+	# A node that stays above the mark while the writes land elsewhere
+	# (its free memory in pieces, the tmpfs's huge pages from another
+	# node) would have the hold fill the whole machine: the OOM killer.
+	[ $topped_mb -lt 256 ] || fail "node $nid: free $f pages stayed above $((low + 2048))" \
+		"after $topped_mb MB written to hold it"
 	dd if=/dev/zero of=$HOLD/top$f bs=1M count=4 2>/dev/null
+	topped_mb=$((topped_mb + 4))
 	return 1
 }
 worked() {
@@ -109,7 +116,7 @@ window() {
 			"(engine $(cat $PC_PARAM/engine), state $(node_stat "$nid" state)," \
 			"backoffs_kswapd $(node_stat "$nid" backoffs_kswapd))"
 	oom_killed && fail "the OOM killer ran while node $nid was held" \
-		"(free now $(zone_field "$nid" free), lowest seen $lowest, min $min)"
+		"(free now $(zone_field "$nid" free), lowest seen $lowest, min $min; $topped_mb MB topped up)"
 	worked && fail "node $nid: engine $(cat $PC_PARAM/engine) worked below its headroom:" \
 		"free now $(zone_field "$nid" free), highest seen $highest, pcp $(pcp_pages "$nid");" \
 		"$(node_summary "$nid") pages_migrated $(node_stat "$nid" pages_migrated)"

@@ -64,7 +64,7 @@ top=$((floor + 512))
 bring_down() {
 	start_frag --verify
 	echo 1000000 > $PCP_FRACTION || fail "cannot shrink the per-cpu lists"
-	fill_tmpfs $HOLD "[ \$(zone_field $nid free) -le $((top + 2048)) ]" "mpol=prefer:$nid,huge=always" ||
+	fill_node_tmpfs $HOLD "$nid" "[ \$(zone_field $nid free) -le $((top + 2048)) ]" ||
 		fail "could not bring node $nid down: free $(zone_field "$nid" free) pages"
 }
 # settle: free memory between floor and top, the lists small and drained.
