@@ -56,7 +56,7 @@ fill_node_tmpfs $HOLD "$nid" "[ \$(zone_field $nid free) -le $((low + 1024)) ]" 
 # The fill writes up to 16 MB at a time and can overshoot
 # past min (6.12 once stopped at min - 23 pages before pcompact was even
 # enabled).  Give back whole files until the node is clear of min, then
-# come down again one 2 MB page at a time, so that the window below starts
+# come down again 1 MB at a time, so that the window below starts
 # between min and low and measures pcompact alone.
 while [ "$(zone_field "$nid" free)" -lt $((min + 1024)) ]; do
 	last=$(ls -t $HOLD | head -n 1)
@@ -90,11 +90,11 @@ held() {
 	# Keep the node held: what kernel threads freed meanwhile is taken again.
 	[ "$f" -le $((low + 2048)) ] && return 1
 	# A node that stays above the mark while the writes land elsewhere
-	# (its free memory in pieces, the tmpfs's huge pages from another
-	# node) would have the hold fill the whole machine: the OOM killer.
+	# would have the hold fill the whole machine 4 MB at a time, and the
+	# OOM killer end the test: fail first, saying so.
 	[ $topped_mb -lt 256 ] || fail "node $nid: free $f pages stayed above $((low + 2048))" \
 		"after $topped_mb MB written to hold it"
-	dd if=/dev/zero of=$HOLD/top$f bs=1M count=4 2>/dev/null
+	dd if=/dev/zero of=$HOLD/top$topped_mb bs=1M count=4 2>/dev/null
 	topped_mb=$((topped_mb + 4))
 	return 1
 }

@@ -282,7 +282,7 @@ fill_tmpfs() {
 fill_node_tmpfs() {
 	fill_tmpfs "$1" "[ \$(free_blocks_at_least 9 $2) -eq 0 ] || { $3; }" \
 		"mpol=prefer:$2,huge=always" || return 1
-	mount -o remount,huge=never "$1" || return 1
+	mount -o remount,huge=never "$1" || { note "cannot remount $1 huge=never"; return 1; }
 	fill_tmpfs "$1" "$3"
 }
 
