@@ -16,10 +16,12 @@ SAME_FIELDS = ("release", "vm", "guest_cmdline", "init_on_alloc", "frag_args", "
                "observe_s", "head_start_rule", "host", "quick", "enforce_validity")
 
 # bench options that choose only how many runs, in what order, how long to
-# retry and where results go: they may differ between pooled benches.
+# retry and where results go: they may differ between pooled benches.  And
+# --kernel, which only names the kernel: "6.12" and the release it resolves
+# to boot the same one, and the release itself is compared (SAME_FIELDS).
 FREE_OPTIONS = {"--scenarios": True, "--runs": True, "--extra-runs": True,
                 "--budget-min": True, "--seed": True, "--retries": True, "--out": True,
-                "--work": True, "--allow-other-vms": False}
+                "--work": True, "--allow-other-vms": False, "--kernel": True}
 
 # What a pool's sources may differ in that changes what a run measures.
 MEASURED_PATHS = ("module", "khugehog", "frag", "scripts/bench-guest.sh")

@@ -1508,7 +1508,7 @@ def test_bench_pool_compares_options(tmp_path, capsys):
 
 @pytest.mark.parametrize("other, why", [
     ({"release": "6.1.0-56-amd64"}, "release '6.1.0-56-amd64' differs"),
-    ({"command_tail": " --trace-stream"}, "bench options --kernel=6.12 --trace-stream differ"),
+    ({"command_tail": " --trace-stream"}, "bench options --trace-stream differ"),
     ({"command_tail": " --keep-free-mb 64"}, "--keep-free-mb=64"),
 ])
 def test_bench_pool_refuses_unlike(tmp_path, capsys, other, why):
@@ -1519,6 +1519,20 @@ def test_bench_pool_refuses_unlike(tmp_path, capsys, other, why):
     assert mod.main(["--out", str(out), a, b]) == 2
     assert why in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_bench_pool_reads_the_kernel_by_its_release(tmp_path, capsys):
+    # A series and the release it resolved to are the same kernel; two
+    # releases are not, however they were named.
+    mod = load_script("bench-pool")
+    a = _pool_bench(tmp_path, "a", [600.0] * 5)
+    b = _pool_bench(tmp_path, "b", [600.0] * 5)
+    _rewrite_run_json(b, command="scripts/bench --kernel 6.12.117+deb12-amd64 --runs 5")
+    assert mod.main(["--out", str(tmp_path / "pool"), a, b]) == 0
+    c = _pool_bench(tmp_path, "c", [600.0] * 5)
+    _rewrite_run_json(c, release="6.12.118+deb12-amd64")
+    assert mod.main(["--out", str(tmp_path / "pool2"), a, c]) == 2
+    assert "release '6.12.118+deb12-amd64' differs" in capsys.readouterr().err
 
 
 def test_bench_pool_lets_a_named_field_differ_and_says_so(tmp_path, capsys):
@@ -1590,8 +1604,8 @@ def test_bench_ab_compares_the_sides_scenario_by_scenario(tmp_path, capsys):
     # Equal sides: an interval of exactly 1 is neither better nor worse.
     assert got[("kernel", "mean")]["verdict"] == "unsettled"
     text = (done / "README.md").read_text()
-    assert "- B: source 000000000000; bench options --kernel=6.12 --trace-stream;" in text
-    assert "- A: source 000000000000; bench options --kernel=6.12;" in text
+    assert "- B: source 000000000000; bench options --trace-stream;" in text
+    assert "- A: source 000000000000; bench options (none);" in text
     # 000000000000 is no commit of this repository: git cannot list what changed.
     assert "- git could not tell (a source is not in this repository's history)" in text
     capsys.readouterr()
