@@ -97,7 +97,7 @@ for p in $(ls /sys/module/pcompact/parameters); do
 done
 param_state $PARAMS
 before=$param_state
-note "parameters: $(printf "%s" "$before" | tr "\n" " ")"
+note "parameters: $(one_line "$before")"
 echo "$BAD" | while IFS='|' read -r name value; do
 	dmesg -c >/dev/null
 	# echo adds the newline a user's write has: an empty value is "\n".
@@ -105,7 +105,7 @@ echo "$BAD" | while IFS='|' read -r name value; do
 		fail "runtime write $name='$value' succeeded"
 	fi
 	param_state $PARAMS
-	[ "$param_state" = "$before" ] || fail "refused $name='$value' changed state: $(printf "%s" "$param_state" | tr "\n" " ")"
+	[ "$param_state" = "$before" ] || fail "refused $name='$value' changed state: $(one_line "$param_state")"
 	dmesg | grep -q "pcompact: $name: " || fail "no log line naming $name for runtime '$value'"
 done || exit 1
 # Wrong order at runtime, both ways.

@@ -223,7 +223,7 @@ while IFS='|' read -r p v want; do
 		refused "$p: " || fail "$p='$v' refused without a log line naming $p"
 	fi
 	param_state $PARAMS
-	[ "$param_state" = "$base" ] || fail "after $p='$v': $(printf "%s" "$param_state" | tr "\n" " ")"
+	[ "$param_state" = "$base" ] || fail "after $p='$v': $(one_line "$param_state")"
 	runtime=$((runtime + 1))
 done < /tmp/pc-fuzz
 cd /

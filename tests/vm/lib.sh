@@ -88,6 +88,10 @@ param_state() {
 	done
 }
 
+# one_line TEXT: TEXT with its newlines as spaces, for a note or a reason
+# (a parameter state, say).
+one_line() { printf "%s" "$1" | tr "\n" " "; }
+
 # node_stat NID FILE: one pcompact sysfs value of a node.
 node_stat() { cat "$PC_SYS/node$1/$2"; }
 
