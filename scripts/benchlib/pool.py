@@ -23,6 +23,13 @@ FREE_OPTIONS = {"--scenarios": True, "--runs": True, "--extra-runs": True,
                 "--budget-min": True, "--seed": True, "--retries": True, "--out": True,
                 "--work": True, "--allow-other-vms": False, "--kernel": True}
 
+# bench options given at the value a bench takes without them: "--cpu max"
+# boots what no --cpu does, so the two pool.  tests/unit checks each value
+# against scripts/bench's own default.
+DEFAULT_VALUES = {"--cpu": "max", "--nodes": "2", "--cpus": "2", "--accel": "tcg",
+                  "--init-on-alloc": "0", "--stop-after-failures": "100",
+                  "--keep-free-mb": "16", "--alloc-cpu": "node0", "--sweep-max-mb": "1024"}
+
 # What a pool's sources may differ in that changes what a run measures.
 MEASURED_PATHS = ("module", "khugehog", "frag", "scripts/bench-guest.sh")
 
@@ -50,8 +57,7 @@ def measured_options(command):
             if not eq and i + 1 < len(words) and not words[i + 1].startswith("--"):
                 value, eq = words[i + 1], "="
                 i += 1
-            # --cpu max is what a bench without --cpu boots.
-            if not (name == "--cpu" and eq and value == "max"):
+            if not (eq and DEFAULT_VALUES.get(name) == value):
                 out.append(f"{name}={value}" if eq else name)
         elif takes and not eq:
             i += 1

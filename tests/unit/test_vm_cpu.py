@@ -78,6 +78,16 @@ def test_bench_pool_pools_an_explicit_max_with_none_and_refuses_another_model():
     assert bench_pool.measured_options("scripts/bench --kernel 6.1 --cpu max,-erms") != plain
 
 
+def test_bench_pool_knows_the_defaults_bench_takes():
+    defaults = bench.parse_args([])
+    for option, value in bench_pool.DEFAULT_VALUES.items():
+        assert str(getattr(defaults, option[2:].replace("-", "_"))) == value, option
+    plain = bench_pool.measured_options("scripts/bench --kernel 6.1")
+    given = " ".join(f"{option} {value}" for option, value in bench_pool.DEFAULT_VALUES.items())
+    assert bench_pool.measured_options(f"scripts/bench --kernel 6.1 {given}") == plain
+    assert bench_pool.measured_options("scripts/bench --kernel 6.1 --nodes 1") != plain
+
+
 @pytest.mark.parametrize("model", ["", "max;reboot", "max erms", "$(id)"])
 def test_bench_refuses_a_cpu_that_is_no_model_name(model, capsys):
     with pytest.raises(SystemExit) as exit_info:
