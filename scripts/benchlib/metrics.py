@@ -123,6 +123,44 @@ def whole_cost_per_block(compactor_ms, stream_s, created):
     return (compactor_ms + stream_s * 1000) / created
 
 
+def phase_cost_per_block(compactor_ms, head_start_ms, blocks_before, blocks_at_start, count):
+    """Compactor CPU in ms per block created in each phase of a drain:
+    (head start, stream), each None where a part is missing or the phase
+    created no block.
+
+    The head start, from switch-on to the stream's first allocation, made
+    the blocks free at the stream's start beyond those free at switch-on
+    (blocks_at_start counts the free and the per-cpu held ones); the
+    stream, with the CPU from its start on, made the rest of the count it
+    obtained.  Compactor CPU per block created mixes the two, and they
+    differ: in the head start a compactor makes the stock alone; in the
+    stream the allocating task's direct compaction makes blocks too, which
+    cost the compactor nothing."""
+    if compactor_ms is None or head_start_ms is None or blocks_before is None \
+            or blocks_at_start is None:
+        return None, None
+    head_blocks = blocks_at_start - blocks_before
+    head = head_start_ms / head_blocks if head_blocks > 0 else None
+    stream = None
+    if count is not None and count - blocks_at_start > 0:
+        stream = (compactor_ms - head_start_ms) / (count - blocks_at_start)
+    return head, stream
+
+
+def drain_phase_costs(khugehog):
+    """phase_cost_per_block() of one run, from its summary's khugehog part
+    (the compactors' CPU, head-start CPU by thread, free blocks at
+    switch-on, free and held blocks at the stream's start, the count);
+    (None, None) for runs without them."""
+    head_cpu = khugehog.get("head_start_cpu_ms") or {}
+    whole, held = khugehog.get("whole_blocks_at_start"), khugehog.get("held_blocks_at_start")
+    return phase_cost_per_block(
+        khugehog.get("compactor_cpu_ms"),
+        (head_cpu.get("kcompactd") or 0) + (head_cpu.get("pcompactd") or 0) if head_cpu else None,
+        khugehog.get("free_order9_blocks_before"),
+        None if whole is None or held is None else whole + held, khugehog.get("count"))
+
+
 # The /proc/vmstat deltas every summary carries (the issue's list).
 VMSTAT_KEYS = [
     "compact_stall", "compact_success", "compact_fail",

@@ -263,6 +263,9 @@ def cost_summary(summary, rows, limits, frag_out, files_env_kb=None):
         if created and created > 0 else None
     out["compaction_and_stream_ms_per_block_created"] = metrics.whole_cost_per_block(
         compactor, summary.get("alloc_s"), created)
+    head, stream = metrics.drain_phase_costs({**summary, "compactor_cpu_ms": compactor})
+    out["compactor_cpu_ms_per_block_head_start"] = head
+    out["compactor_cpu_ms_per_block_stream"] = stream
     traced = summary.get("traced_migrated")
     if traced:
         out["compactor_cpu_us_per_page_migrated"] = metrics.ratio(compactor * 1000,
@@ -948,6 +951,10 @@ def khugehog_rows():
               ("khugehog", "compactor_cpu_ms_per_block_created"), True, 2),
             m("Compactor CPU + stream time per block created (ms)",
               ("khugehog", "compaction_and_stream_ms_per_block_created"), True, 2),
+            m("Compactor CPU per block created in the head start (ms)",
+              ("khugehog", "compactor_cpu_ms_per_block_head_start"), True, 2),
+            m("Compactor CPU per block created in the stream (ms)",
+              ("khugehog", "compactor_cpu_ms_per_block_stream"), True, 2),
             m("Pages the compactor migrated (traced)", ("khugehog", "traced_migrated",
                                                         "compactor"), None, 0),
             m("Pages other tasks migrated: direct compaction (traced)",

@@ -646,6 +646,14 @@ def compaction_and_stream_per_block(summary):
                                         k.get("blocks_created"))
 
 
+def phase_per_block(phase):
+    """A run's compactor CPU per block created in one phase of the drain
+    (metrics.phase_cost_per_block()), from the fields its summary keeps, so
+    that a report rewritten from older runs shows it where they have them."""
+    index = 0 if phase == "head start" else 1
+    return lambda summary: metrics.drain_phase_costs(summary.get("khugehog") or {})[index]
+
+
 CONTEXT_METRICS = [
     ("compactor CPU + stream time per block created", compaction_and_stream_per_block),
     ("stream time", ("khugehog", "alloc_s")),
@@ -654,12 +662,25 @@ CONTEXT_METRICS = [
     ("compactor CPU per page it migrated (traced)",
      ("khugehog", "compactor_cpu_us_per_page_migrated")),
     ("pages the compactor migrated (traced)", ("khugehog", "traced_migrated", "compactor")),
+    # Where compactor CPU per block created is won or lost: the head start,
+    # where the compactor makes the stock alone, or the stream, where the
+    # allocating task's direct compaction makes blocks that cost it nothing.
+    # Last, so that the rows before keep their bootstrap seeds.
+    ("compactor CPU per block created in the head start", phase_per_block("head start")),
+    ("compactor CPU per block created in the stream", phase_per_block("stream")),
 ]
 
 
 def context_base(name):
     """The kernel scenario a pcompact scenario is compared with."""
     return "kernel-p80" if name.endswith("-p80") else "kernel"
+
+
+def context_scenarios(names):
+    """The pcompact scenarios of names that drain with khugehog, the ones
+    evaluate_context() compares with the kernel."""
+    return [n for n in names if n.startswith("pcompact")
+            and "khugehog" in scenarios.BY_NAME[n].workloads]
 
 
 def evaluate_context(runs, names, seed):

@@ -1423,7 +1423,8 @@ def _pool_bench(root, name, means, release="6.12.117+deb12-amd64", command_tail=
             run = d / scenario / f"run-{r}"
             run.mkdir(parents=True)
             (run / "summary.json").write_text(json.dumps(
-                {"status": "ok", "void": [], "khugehog": {"latency": {"mean_us": mean}}}))
+                {"status": "ok", "void": [], "khugehog": {"latency": {"mean_us": mean},
+                                                          "alloc_s": mean / 1000}}))
     for r in void:
         # A retried attempt: scripts/bench leaves it beside the run that stands.
         run = d / "pcompact" / f"run-{r}-void1"
@@ -1467,6 +1468,11 @@ def test_bench_pool(tmp_path, capsys):
     assert [bench["runs"] for bench in pool["benches"]] == [{"kernel": 5, "pcompact": 5}] * 2
     assert "| pcompact mean <= 0.7 x kernel mean (issue 13) | 0.645 x" in \
         (done / "README.md").read_text()
+    # What explains the targets, over the same pooled runs: the streams' time.
+    context = {c["metric"]: c for c in json.loads((done / "context.json").read_text())}
+    assert context["stream time"]["estimate"] == pytest.approx(0.645)
+    assert context["stream time"]["n"] == "10/10"
+    assert "| pcompact | stream time | 0.645 x" in (done / "README.md").read_text()
     capsys.readouterr()
 
 
@@ -1593,7 +1599,8 @@ def test_bench_ab_compares_the_sides_scenario_by_scenario(tmp_path, capsys):
            for r in json.loads((done / "ab.json").read_text())["results"]}
     # Only the metrics the runs hold; six runs a side, B over A.
     assert set(got) == {("kernel", "mean"), ("pcompact", "mean"),
-                        ("pcompact", "hugepages obtained")}
+                        ("pcompact", "hugepages obtained"), ("kernel", "stream time"),
+                        ("pcompact", "stream time")}
     mean = got[("pcompact", "mean")]
     assert mean["n"] == "6/6"
     assert mean["estimate"] == pytest.approx(900.0 / 620.0)
@@ -2111,3 +2118,28 @@ def test_reports_say_the_ioa1_scenarios_zeroed_and_run_json_keeps_the_setting():
         "the kernel's default"
     # Every run of the -ioa1 pair, as of the drain's targets.
     assert {"kernel-ioa1", "pcompact-ioa1"} <= set(scenarios.TARGET_SCENARIOS)
+
+
+def test_drain_phase_costs_split_the_compactor_cpu_at_the_stream_start():
+    from benchlib import metrics, report
+    # 10 free at switch-on, 40 free + 10 held at the stream's start, 150 obtained:
+    # the head start made 40 blocks with 200 ms, the stream 100 with 300 ms.
+    k = {"compactor_cpu_ms": 500.0, "head_start_cpu_ms": {"kcompactd": 0.0, "pcompactd": 200.0},
+         "free_order9_blocks_before": 10, "whole_blocks_at_start": 40,
+         "held_blocks_at_start": 10, "count": 150}
+    assert metrics.drain_phase_costs(k) == (5.0, 3.0)
+    assert runs.phase_per_block("head start")({"khugehog": k}) == 5.0
+    assert runs.phase_per_block("stream")({"khugehog": k}) == 3.0
+    # A phase that made no block, and runs from before held blocks were counted.
+    assert metrics.drain_phase_costs({**k, "whole_blocks_at_start": 0, "held_blocks_at_start": 10}) \
+        == (None, 300.0 / 140)
+    assert metrics.drain_phase_costs({**k, "held_blocks_at_start": None}) == (None, None)
+    assert metrics.drain_phase_costs({**k, "head_start_cpu_ms": None}) == (None, None)
+    # cost_summary keeps both in the run's summary, the compactors' CPU its own sum.
+    summary = {"count": 150, "free_order9_blocks_before": 10, "whole_blocks_at_start": 40,
+               "held_blocks_at_start": 10, "cpu_ms": {"kcompactd": 0.0, "pcompactd": 500.0},
+               "head_start_cpu_ms": {"kcompactd": 0.0, "pcompactd": 200.0, "kswapd": 9.0},
+               "vmstat": {}}
+    out = report.cost_summary(summary, [], None, "")
+    assert (out["compactor_cpu_ms_per_block_head_start"],
+            out["compactor_cpu_ms_per_block_stream"]) == (5.0, 3.0)
