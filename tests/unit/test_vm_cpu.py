@@ -50,6 +50,18 @@ def test_vm_run_refuses_a_cpu_that_is_no_model_name(tmp_path, model):
     assert not out.exists()
 
 
+@pytest.mark.parametrize("option, env", [(["--tcg-threads", "one"], {}),
+                                         ([], {"PCOMPACT_TCG_THREADS": "singel"})])
+def test_vm_run_refuses_tcg_threads_other_than_single_or_multi(tmp_path, option, env):
+    out = tmp_path / "out"
+    done = subprocess.run([VM_RUN, "--kernel", "6.1", "--out", str(out), *option],
+                          capture_output=True, text=True, timeout=60, check=False,
+                          env={**os.environ, **env})
+    assert done.returncode != 0
+    assert "--tcg-threads takes single or multi" in done.stderr
+    assert not out.exists()
+
+
 def test_check_runs_the_bench_smoke_test_on_its_guests_cpu(tmp_path, monkeypatch):
     commands = recorded_commands(monkeypatch, 1)
     check.bench_suite(str(tmp_path))
