@@ -128,14 +128,17 @@ def phase_cost_per_block(compactor_ms, head_start_ms, blocks_before, blocks_at_s
     (head start, stream), each None where a part is missing or the phase
     created no block.
 
-    The head start, from switch-on to the stream's first allocation, made
-    the blocks free at the stream's start beyond those free at switch-on
-    (blocks_at_start counts the free and the per-cpu held ones); the
-    stream, with the CPU from its start on, made the rest of the count it
-    obtained.  Compactor CPU per block created mixes the two, and they
-    differ: in the head start a compactor makes the stock alone; in the
-    stream the allocating task's direct compaction makes blocks too, which
-    cost the compactor nothing."""
+    The head start, from the snapshot just before switch-on to the
+    stream's first allocation, made the blocks free at the stream's start
+    beyond those free at that snapshot (blocks_at_start counts the free and
+    the per-cpu held ones; blocks_before only the free ones, so blocks held
+    at the snapshot count for the head start); the stream, with the CPU
+    from its start on, made the rest of the count it obtained.  As for
+    compactor CPU per block created, which the two decompose, blocks left
+    free when the stream ends count for neither.  The two phases differ: in
+    the head start a compactor makes the stock alone; in the stream the
+    allocating task's direct compaction makes blocks too, which cost the
+    compactor nothing."""
     if compactor_ms is None or head_start_ms is None or blocks_before is None \
             or blocks_at_start is None:
         return None, None

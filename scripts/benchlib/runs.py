@@ -650,7 +650,7 @@ def phase_per_block(phase):
     """A run's compactor CPU per block created in one phase of the drain
     (metrics.phase_cost_per_block()), from the fields its summary keeps, so
     that a report rewritten from older runs shows it where they have them."""
-    index = 0 if phase == "head start" else 1
+    index = {"head start": 0, "stream": 1}[phase]
     return lambda summary: metrics.drain_phase_costs(summary.get("khugehog") or {})[index]
 
 

@@ -154,9 +154,11 @@ wait_for '[ "$(grep -c "^frag: verify .*when=sigusr1" "$OUT")" -ge 2 ]' 120 ||
 	fail "verify after compaction: $(grep '^frag: verify' "$OUT" | tail -n1)"
 wait_for '[ -s "$MAP.2" ]' 60 || fail "no $MAP.2 after the second SIGUSR1"
 note "map after compaction: median $(map_median "$MAP.2") mapped pages per region"
-[ "$compacted" -gt "$uncompacted" ] ||
-	fail "compact_memory freed no 2M block ($uncompacted -> $compacted; per-cpu lists" \
-		"$pcp_before_drain pages, $pcp_at_compact at the write): were frag's pages movable?"
+# The second drain alone can add a block per 512 pages left on the lists.
+[ "$compacted" -gt $((uncompacted + pcp_at_compact / 512)) ] ||
+	fail "compact_memory freed no 2M block beyond the per-cpu drain's ($uncompacted ->" \
+		"$compacted; per-cpu lists $pcp_before_drain pages, $pcp_at_compact at the write):" \
+		"were frag's pages movable?"
 
 # --- SIGTERM: final check, exit 0. ----------------------------------------
 kill -TERM "$pid"
