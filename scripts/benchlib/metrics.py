@@ -123,6 +123,12 @@ def whole_cost_per_block(compactor_ms, stream_s, created):
     return (compactor_ms + stream_s * 1000) / created
 
 
+def compactor_cpu_ms(cpu_by_thread):
+    """kcompactd's and pcompactd's CPU in ms together, from a thread -> ms
+    mapping (a missing thread counts 0)."""
+    return (cpu_by_thread.get("kcompactd") or 0) + (cpu_by_thread.get("pcompactd") or 0)
+
+
 def phase_cost_per_block(compactor_ms, head_start_ms, blocks_before, blocks_at_start, count):
     """Compactor CPU in ms per block created in each phase of a drain:
     (head start, stream), each None where a part is missing or the phase
@@ -159,7 +165,7 @@ def drain_phase_costs(khugehog):
     whole, held = khugehog.get("whole_blocks_at_start"), khugehog.get("held_blocks_at_start")
     return phase_cost_per_block(
         khugehog.get("compactor_cpu_ms"),
-        (head_cpu.get("kcompactd") or 0) + (head_cpu.get("pcompactd") or 0) if head_cpu else None,
+        compactor_cpu_ms(head_cpu) if head_cpu else None,
         khugehog.get("free_order9_blocks_before"),
         None if whole is None or held is None else whole + held, khugehog.get("count"))
 

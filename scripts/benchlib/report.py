@@ -255,7 +255,7 @@ def cost_summary(summary, rows, limits, frag_out, files_env_kb=None):
     out["blocks_created"] = created
     migrated = summary.get("vmstat", {}).get("pgmigrate_success")
     cpu = summary.get("cpu_ms", {})
-    compactor = (cpu.get("kcompactd") or 0) + (cpu.get("pcompactd") or 0)
+    compactor = metrics.compactor_cpu_ms(cpu)
     out["compactor_cpu_ms"] = compactor
     out["migrated_per_block_created"] = metrics.ratio(migrated, created) \
         if created and created > 0 and migrated is not None else None
