@@ -453,14 +453,15 @@ stream_trace_on() {
 }
 
 # stream_trace_stop at the stream's end (shell builtins only: it allocates
-# nothing), stream_trace_save once khugehog has freed its pages.  The copy
-# of the trace goes to tmpfs, up to the buffer's 8 MB.  A stream stopped at
-# khugehog's margin leaves keep_free_mb above the high watermark, and the
-# compaction still running then moves free pages onto the per-cpu lists
-# (28 MB on one CPU in 3 GiB), where the watermarks do not count them; the
-# kernel drains those lists for an allocation only after reclaim made
-# progress, none here (no swap, no page cache), so copying the trace there
-# OOM-killed frag (README: the 1-node bench at 80).
+# nothing); stream_trace_save copies the trace to tmpfs, up to the buffer's
+# 8 MB, once khugehog has freed its pages, as does frag's map after the
+# stream (workload_khugehog).  A stream stopped at khugehog's margin leaves
+# keep_free_mb above the high watermark, and the compaction still running
+# then moves free pages onto the per-cpu lists (28 MB on one CPU in
+# 3 GiB), where the watermarks do not count them; the kernel drains those
+# lists for an allocation only after reclaim made progress, none here (no
+# swap, no page cache), so the copy of the trace, and with that moved, frag
+# writing its map, OOM-killed frag (README: the 1-node bench at 80).
 stream_trace_stop() {
 	[ "${BENCH_TRACE_STREAM:-0}" = 1 ] || return 0
 	_tr=/sys/kernel/tracing
@@ -637,13 +638,13 @@ workload_khugehog() {
 	end_allocation
 	stream_trace_stop
 	block_flags_save
-	mark map_after
-	frag_map_after
 	cp /proc/khugehog/summary "$TMP/khh.summary"
 	cp /proc/khugehog/samples "$TMP/khh.samples"
 	block_types_save
 	/sbin/rmmod khugehog || die "rmmod khugehog failed"
 	stream_trace_save
+	mark map_after
+	frag_map_after
 	stop_frag
 	mech_off
 	SEND_EXTRA="$SEND_EXTRA summary.txt=$TMP/khh.summary samples.csv=$TMP/khh.samples
