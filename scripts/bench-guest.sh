@@ -70,7 +70,7 @@ SAVED_SETTINGS=""
 THP=/sys/kernel/mm/transparent_hugepage
 save_settings() {
 	for f in /proc/sys/vm/compaction_proactiveness /proc/sys/vm/watermark_boost_factor \
-		"$THP/enabled" "$THP/defrag"; do
+		"$PCP_FRACTION" "$THP/enabled" "$THP/defrag"; do
 		[ -w "$f" ] || continue
 		# THP files show every choice with the current one in brackets.
 		v=$(sed -n 's/.*\[\(.*\)\].*/\1/p; t; p' "$f")
@@ -455,13 +455,7 @@ stream_trace_on() {
 # stream_trace_stop at the stream's end (shell builtins only: it allocates
 # nothing); stream_trace_save copies the trace to tmpfs, up to the buffer's
 # 8 MB, once khugehog has freed its pages, as does frag's map after the
-# stream (workload_khugehog).  A stream stopped at khugehog's margin leaves
-# keep_free_mb above the high watermark, and the compaction still running
-# then moves free pages onto the per-cpu lists (28 MB on one CPU in
-# 3 GiB), where the watermarks do not count them; the kernel drains those
-# lists for an allocation only after reclaim made progress, none here (no
-# swap, no page cache), so the copy of the trace, and with that moved, frag
-# writing its map, OOM-killed frag (README: the 1-node bench at 80).
+# stream (workload_khugehog): see pcp_lists_smallest.
 stream_trace_stop() {
 	[ "${BENCH_TRACE_STREAM:-0}" = 1 ] || return 0
 	_tr=/sys/kernel/tracing
@@ -593,10 +587,33 @@ send_workload() {
 
 begin_workload() {
 	W=$1
+	pcp_lists_default
 	SNAPSHOTS=""
 	SEND_EXTRA=""
 	: > "$TMP/$W.events"
 	say "$W: $2"
+}
+
+# pcp_lists_smallest right after a stream's "after" snapshot, and
+# pcp_lists_default as the next workload begins: a stream stopped at
+# khugehog's margin leaves keep_free_mb above the high watermark, and the
+# compaction still running then moves free pages onto the per-cpu lists
+# (28 MB on one CPU in 3 GiB on 6.12), which the watermarks leave out; the
+# kernel drains them for an allocation only after reclaim made progress,
+# none here (no swap, no page cache), so the harness's own next fork or
+# copy OOM-killed frag (README: the 1-node bench at 80).  At their smallest
+# mark every free to the lists gives the excess back (6.1 and 6.12:
+# free_unref_page_commit()), and the periodic decay the rest.  Only the
+# tail's samples see it; no metric reads them.  Builtins only: no fork.
+PCP_FRACTION_BEFORE=""
+pcp_lists_smallest() {
+	[ -w "$PCP_FRACTION" ] || return 0
+	[ -n "$PCP_FRACTION_BEFORE" ] || read -r PCP_FRACTION_BEFORE < "$PCP_FRACTION"
+	echo 1000000 > "$PCP_FRACTION"
+}
+pcp_lists_default() {
+	[ -n "$PCP_FRACTION_BEFORE" ] || return 0
+	echo "$PCP_FRACTION_BEFORE" > "$PCP_FRACTION"
 }
 
 # end_allocation: the demand is over; record the state after it and let
@@ -604,6 +621,7 @@ begin_workload() {
 end_allocation() {
 	mark alloc_end
 	snapshot after
+	pcp_lists_smallest
 	sleep "$TAIL_S"
 	stop_sampler
 }
