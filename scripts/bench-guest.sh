@@ -873,6 +873,7 @@ send_environment() {
 		echo "thp_mb $BENCH_THP_MB"
 		echo "sample_s $SAMPLE_S"
 		echo "module_switch enabled"
+		echo "pcp_after_stream smallest"
 	} > "$TMP/env"
 	# The lines the score needs (zone headers and present pages) and where
 	# each zone starts (scripts/reset-walk).

@@ -1132,7 +1132,13 @@ def readme(ctx, summaries, order, plots, targets, runs_md=None):
              f"**{ctx.get('idle_s', '?')} s later** start the allocation stream (the same "
              "head start for every mechanism; manual's compaction runs in it, vanilla just "
              "waits), snapshot at its end, sample "
-             f"{ctx.get('tail_s', '?')} s more. Counters and CPU times cover switch-on to "
+             f"{ctx.get('tail_s', '?')} s more"
+             + (" with the per-cpu lists at their smallest high mark "
+                "(`vm.percpu_pagelist_high_fraction` 1000000, back as the next workload "
+                "begins), so that the harness's own allocations after a stream stopped at "
+                "khugehog's margin are not OOM-killed for the pages parked there"
+                if env.get("pcp_after_stream") == "smallest" else "")
+             + ". Counters and CPU times cover switch-on to "
              "the end of the stream, so background work done ahead of the stream counts")
     L.append(f"- Node scores: computed on the host from /proc/buddyinfo sampled in the "
              f"guest every {env.get('sample_s', '?')} s (achieved rate per scenario below) "

@@ -231,6 +231,13 @@ def test_readme_has_the_command_kernel_shape_and_tables(tmp_path):
                          report.evaluate_targets(summaries))
     assert "loaded with `enabled=0` before the fragmentation and switched on by writing " \
            "`enabled=Y`" in text
+    # Only runs whose guest set the per-cpu lists' mark after the stream say so.
+    assert "percpu_pagelist_high_fraction" not in text
+    summary["env"]["pcp_after_stream"] = "smallest"
+    text = report.readme(ctx, summaries, ["vanilla", "kernel"], [],
+                         report.evaluate_targets(summaries))
+    assert "sample 1 s more with the per-cpu lists at their smallest high mark " \
+           "(`vm.percpu_pagelist_high_fraction` 1000000" in text
 
 
 def test_source_revision_names_the_checkout():
