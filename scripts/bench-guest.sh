@@ -609,7 +609,7 @@ PCP_FRACTION_BEFORE=""
 pcp_lists_smallest() {
 	[ -w "$PCP_FRACTION" ] || return 0
 	[ -n "$PCP_FRACTION_BEFORE" ] || read -r PCP_FRACTION_BEFORE < "$PCP_FRACTION"
-	echo 1000000 > "$PCP_FRACTION"
+	echo "$PCP_FRACTION_SMALLEST" > "$PCP_FRACTION"
 }
 pcp_lists_default() {
 	[ -n "$PCP_FRACTION_BEFORE" ] || return 0

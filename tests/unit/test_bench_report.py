@@ -224,18 +224,19 @@ def test_readme_has_the_command_kernel_shape_and_tables(tmp_path):
                  "| Hugepages obtained | higher | 10 (0.00%) |", "![Latency](plots/latency.png)",
                  "100 consecutive"):
         assert need in text, need
+    def readme_with_env(key, value):
+        summary["env"][key] = value
+        return report.readme(ctx, summaries, ["vanilla", "kernel"], [],
+                             report.evaluate_targets(summaries))
+
     # Runs of a guest that loaded pcompact at switch-on do not claim the one-write switch.
     assert "switched on by writing `enabled=Y`" not in text
-    summary["env"]["module_switch"] = "enabled"
-    text = report.readme(ctx, summaries, ["vanilla", "kernel"], [],
-                         report.evaluate_targets(summaries))
+    text = readme_with_env("module_switch", "enabled")
     assert "loaded with `enabled=0` before the fragmentation and switched on by writing " \
            "`enabled=Y`" in text
     # Only runs whose guest set the per-cpu lists' mark after the stream say so.
     assert "percpu_pagelist_high_fraction" not in text
-    summary["env"]["pcp_after_stream"] = "smallest"
-    text = report.readme(ctx, summaries, ["vanilla", "kernel"], [],
-                         report.evaluate_targets(summaries))
+    text = readme_with_env("pcp_after_stream", "smallest")
     assert "sample 1 s more with the per-cpu lists at their smallest high mark " \
            "(`vm.percpu_pagelist_high_fraction` 1000000" in text
 

@@ -43,6 +43,9 @@ pcp_high_sum() { zoneinfo_sum high: "$1"; }
 # PCP_FRACTION: the per-cpu lists' size as a fraction of their zone (0 the
 # kernel's default, 8 the largest, larger values smaller lists).
 PCP_FRACTION=/proc/sys/vm/percpu_pagelist_high_fraction
+# PCP_FRACTION_SMALLEST: the value that gives the lists their smallest high
+# mark (the kernel's floor, a few batches per CPU).
+PCP_FRACTION_SMALLEST=1000000
 
 # pcp_drain_below PAGES TIMEOUT_S: give the pages on the per-cpu free lists
 # back to the buddy lists, where compaction's free scanner can see them.
@@ -56,7 +59,7 @@ PCP_FRACTION=/proc/sys/vm/percpu_pagelist_high_fraction
 pcp_drain_below() {
 	[ -w "$PCP_FRACTION" ] || return 0
 	_old=$(cat "$PCP_FRACTION")
-	echo 1000000 > "$PCP_FRACTION" || return 1
+	echo "$PCP_FRACTION_SMALLEST" > "$PCP_FRACTION" || return 1
 	wait_for "[ \$(pcp_pages) -lt $1 ]" "$2"
 	_rc=$?
 	echo "$_old" > "$PCP_FRACTION"
