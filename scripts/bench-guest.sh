@@ -602,7 +602,7 @@ begin_workload() {
 # kernel drains them for an allocation only after reclaim made progress,
 # none here (no swap, no page cache), so the harness's own next fork or
 # copy OOM-killed frag (README: the 1-node bench at 80).  At their smallest
-# mark every free to the lists gives the excess back (6.1 and 6.12:
+# mark every free to the lists gives the excess back (read in 6.12:
 # free_unref_page_commit()), and the periodic decay the rest.  Only the
 # tail's samples see it; no metric reads them.  Builtins only: no fork.
 PCP_FRACTION_BEFORE=""
