@@ -30,7 +30,7 @@ echo 0 > $BOOST
 # reclaim), free memory jumped past pcompact's headroom between two looks
 # of the hold below, and node-sysfs rightly ran.
 if [ -n "$old_fraction" ]; then
-	echo 1000000 > $PCP_FRACTION || fail "cannot shrink the per-cpu lists"
+	echo "$PCP_FRACTION_SMALLEST" > $PCP_FRACTION || fail "cannot shrink the per-cpu lists"
 fi
 nid=$(nodes_with_memory | tail -n 1)
 [ "$(nodes_with_memory | wc -l)" -ge 2 ] || skip "needs a second node to take the overflow"

@@ -109,7 +109,7 @@ fi
 # rounds freed only once the per-cpu lists give it back, so the lists are
 # shrunk to their smallest and emptied down to it first.
 pcp_before=$(pcp_pages)
-echo 1000000 > $PCP_FRACTION || fail "cannot shrink the per-cpu lists"
+echo "$PCP_FRACTION_SMALLEST" > $PCP_FRACTION || fail "cannot shrink the per-cpu lists"
 wait_for "[ \$(pcp_pages) -le \$(pcp_high_sum) ]" 30 ||
 	fail "$(pcp_pages) pages still on the per-cpu lists after 30 s, above their high marks' $(pcp_high_sum)"
 note "per-cpu lists: $pcp_before pages, then $(pcp_pages) under high marks summing to $(pcp_high_sum)"

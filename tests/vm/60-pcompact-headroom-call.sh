@@ -63,14 +63,14 @@ top=$((floor + 512))
 # count the test holds is all the free memory there is.
 bring_down() {
 	start_frag --verify
-	echo 1000000 > $PCP_FRACTION || fail "cannot shrink the per-cpu lists"
+	echo "$PCP_FRACTION_SMALLEST" > $PCP_FRACTION || fail "cannot shrink the per-cpu lists"
 	fill_node_tmpfs $HOLD "$nid" "[ \$(zone_field $nid free) -le $((top + 2048)) ]" ||
 		fail "could not bring node $nid down: free $(zone_field "$nid" free) pages"
 }
 # settle: free memory between floor and top, the lists small and drained.
 # Whole files given back below floor, 1 MB more held above top.
 settle() {
-	echo 1000000 > $PCP_FRACTION || fail "cannot shrink the per-cpu lists"
+	echo "$PCP_FRACTION_SMALLEST" > $PCP_FRACTION || fail "cannot shrink the per-cpu lists"
 	wait_for "[ \$(pcp_pages $nid) -lt 1024 ]" 30 ||
 		fail "node $nid: $(pcp_pages "$nid") pages still on the per-cpu lists"
 	n=0
