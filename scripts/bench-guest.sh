@@ -874,6 +874,7 @@ send_environment() {
 		echo "sample_s $SAMPLE_S"
 		echo "module_switch enabled"
 		echo "pcp_after_stream smallest"
+		echo "pcp_fraction_after_stream $PCP_FRACTION_SMALLEST"
 	} > "$TMP/env"
 	# The lines the score needs (zone headers and present pages) and where
 	# each zone starts (scripts/reset-walk).

@@ -1069,6 +1069,15 @@ def _targets_md(targets):
     return text
 
 
+def pcp_fraction_text(env):
+    """The sysctl and the value the guest set it to after the stream, as
+    recorded in env.txt; runs that predate the record name the sysctl
+    alone rather than a value the report cannot know."""
+    value = env.get("pcp_fraction_after_stream")
+    name = "`vm.percpu_pagelist_high_fraction`"
+    return f"{name} {value}" if value else name
+
+
 def readme(ctx, summaries, order, plots, targets, runs_md=None):
     """The text of results/<release>/README.md.
 
@@ -1134,7 +1143,7 @@ def readme(ctx, summaries, order, plots, targets, runs_md=None):
              "waits), snapshot at its end, sample "
              f"{ctx.get('tail_s', '?')} s more"
              + (" with the per-cpu lists at their smallest high mark "
-                "(`vm.percpu_pagelist_high_fraction` 1000000, back as the next workload "
+                f"({pcp_fraction_text(env)}, back as the next workload "
                 "begins), so that the harness's own allocations after a stream stopped at "
                 "khugehog's margin are not OOM-killed for the pages parked there"
                 if env.get("pcp_after_stream") == "smallest" else "")

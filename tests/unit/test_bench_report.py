@@ -238,7 +238,10 @@ def test_readme_has_the_command_kernel_shape_and_tables(tmp_path):
     assert "percpu_pagelist_high_fraction" not in text
     text = readme_with_env("pcp_after_stream", "smallest")
     assert "sample 1 s more with the per-cpu lists at their smallest high mark " \
-           "(`vm.percpu_pagelist_high_fraction` 1000000" in text
+           "(`vm.percpu_pagelist_high_fraction`, back as" in text
+    # The value comes from the guest's record, never from the report itself.
+    text = readme_with_env("pcp_fraction_after_stream", "4242")
+    assert "(`vm.percpu_pagelist_high_fraction` 4242, back as" in text
 
 
 def test_source_revision_names_the_checkout():
