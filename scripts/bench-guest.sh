@@ -850,6 +850,14 @@ workload_pin() {
 }
 
 # The machine and its settings, once per scenario.
+# zones_snapshot: $TMP/zones, the lines the score needs (zone headers and
+# present pages) and where each zone starts (scripts/reset-walk).
+zones_snapshot() {
+	awk '/^Node/ || $1 == "present" || $1 == "managed" || $1 == "spanned" ||
+		$1 == "start_pfn:" { print }' \
+		/proc/zoneinfo > "$TMP/zones"
+}
+
 send_environment() {
 	{
 		echo "scenario ${BENCH_SCENARIO:-?}"
@@ -876,11 +884,7 @@ send_environment() {
 		echo "pcp_after_stream smallest"
 		echo "pcp_fraction_after_stream $PCP_FRACTION_SMALLEST"
 	} > "$TMP/env"
-	# The lines the score needs (zone headers and present pages) and where
-	# each zone starts (scripts/reset-walk).
-	awk '/^Node/ || $1 == "present" || $1 == "managed" || $1 == "spanned" ||
-		$1 == "start_pfn:" { print }' \
-		/proc/zoneinfo > "$TMP/zones"
+	zones_snapshot
 	send env.txt "$TMP/env"
 	send zones.txt "$TMP/zones"
 }
@@ -935,4 +939,5 @@ main() {
 	echo "=== done ===" >&3
 }
 
-main
+# scripts/compactor-cost-guest.sh sources this file for its functions.
+[ -n "${BENCH_GUEST_LIBRARY:-}" ] || main

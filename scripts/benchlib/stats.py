@@ -200,6 +200,24 @@ def fisher_exact(a, b, c, d):
                         if p <= seen * (1 + 1e-7)))
 
 
+def bootstrap_median_grouped(groups, seed, level=LEVEL, resamples=RESAMPLES):
+    """{n (groups), values, median, lo, hi}: the median of the pooled values
+    of groups (each a list, one per boot) and a percentile-bootstrap
+    interval that resamples whole groups, since the values of one boot are
+    not independent of each other; lo/hi are None below 2 groups."""
+    groups = [g for g in map(_clean, groups) if g]
+    pooled = [v for g in groups for v in g]
+    out = {"n": len(groups), "values": len(pooled), "median": median(pooled),
+           "lo": None, "hi": None}
+    if len(groups) < 2:
+        return out
+    rng = random.Random(seed)
+    out["lo"], out["hi"] = _interval(
+        (median([v for g in rng.choices(groups, k=len(groups)) for v in g])
+         for _ in range(resamples)), level)
+    return out
+
+
 def verdict(estimate, lo, hi, threshold, want, runs=None):
     """met / missed / unsettled / not measured for an estimate (a median
     or a ratio of medians) with its interval [lo, hi].

@@ -1,0 +1,127 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# compactor-cost-guest.sh: runs in the VM for scripts/compactor-cost.
+#
+# The compactors' cost per page migrated and per block created, paired in
+# one boot: every repeat runs each arm once, in an order of its own (drawn
+# from COST_SEED), each on a fresh fragmentation as the bench's drain makes
+# it (bench-guest.sh's settle and start_frag), for the bench's head start
+# (COST_WINDOW_S from switch-on) with nothing else running.  Across boots
+# the host load changes; within one boot the arms share it, so the ratio of
+# two arms' costs in a boot is what the host compares.
+#
+# Settings from the environment:
+#   COST_ARMS           arms, each run once per repeat: kernel (the sysctl at
+#                       COST_PROACTIVENESS), pcompact (the module at it), or
+#                       pcompact+ARG[+ARG...] (the module with those
+#                       parameters, e.g. pcompact+any_cpu=0)
+#   COST_REPEATS        repeats (default 2)
+#   COST_PROACTIVENESS  proactiveness of every arm (default 80)
+#   COST_WINDOW_S       seconds from switch-on to the measurement's end
+#                       (default 10, the bench's head start)
+#   COST_SEED           seed of the arms' order
+#
+# Writes one CSV row per arm run to fd 3 (header first); "=== error" there
+# (bench-guest.sh's die) is a failed boot.
+BENCH_GUEST_LIBRARY=1
+# shellcheck source=scripts/bench-guest.sh
+. "${BENCH_PC:-/pc}/bench-guest.sh"
+
+COST_ARMS=${COST_ARMS:-kernel pcompact}
+COST_REPEATS=${COST_REPEATS:-2}
+PROACTIVENESS=${COST_PROACTIVENESS:-80}
+IDLE_S=${COST_WINDOW_S:-10}
+COST_SEED=${COST_SEED:-1}
+
+# order9_blocks: free blocks of order 9 or more in 2 MB units, every zone.
+order9_blocks() {
+	awk '{ m = 1; for (i = 14; i <= NF; i++) { s += $i * m; m *= 2 } }
+		END { printf "%d\n", s }' /proc/buddyinfo
+}
+
+# vmstat_sum NAME...: the sum of those /proc/vmstat counters (0 if absent).
+vmstat_sum() {
+	awk -v names=" $* " 'index(names, " " $1 " ") { s += $2 } END { printf "%.0f\n", s }' \
+		/proc/vmstat
+}
+
+# thread_run_ns PREFIX: CPU time of the compactor threads named PREFIX*.
+thread_run_ns() {
+	kthreads | awk -v p="$1" 'index($1, p) == 1 { s += $5 } END { printf "%.0f\n", s }'
+}
+
+# shuffled REPEAT: COST_ARMS in the order of that repeat, one per line.
+shuffled() {
+	echo "$COST_ARMS" | awk -v seed="$((COST_SEED * 1000 + $1))" 'BEGIN { srand(seed) }
+		{ n = split($0, a, " ")
+		  for (i = n; i > 1; i--) { j = int(rand() * i) + 1; t = a[i]; a[i] = a[j]; a[j] = t }
+		  for (i = 1; i <= n; i++) print a[i] }'
+}
+
+# counters: one line of what the row subtracts.
+counters() {
+	echo "$(thread_run_ns kcompactd) $(thread_run_ns pcompactd) $(order9_blocks)" \
+		"$(vmstat_sum pgmigrate_success)" \
+		"$(vmstat_sum compact_migrate_scanned compact_daemon_migrate_scanned)" \
+		"$(vmstat_sum compact_free_scanned compact_daemon_free_scanned)" \
+		"$(max_node_score)"
+}
+
+# run_arm ARM REPEAT POSITION
+run_arm() {
+	MODULE_ARGS=""
+	case "$1" in
+	kernel) MECH=sysctl ;;
+	pcompact) MECH=module ;;
+	pcompact+*) MECH=module; MODULE_ARGS=$(echo "${1#pcompact+}" | tr + ' ') ;;
+	*) die "unknown arm '$1'" ;;
+	esac
+	begin_workload "cost-$2-$3" "$1: fragmenting"
+	settle
+	mech_arm
+	start_frag
+	_before=$(counters)
+	mech_on
+	wait_idle
+	_after=$(counters)
+	_last=$(compactor_run_ns)
+	sleep 1
+	# Still compacting when the window closed: its cost per page holds, its
+	# blocks are the window's, not a finished compaction's.
+	_busy=$(( $(compactor_run_ns) - _last > 10000000 ? 1 : 0 ))
+	_pcp=$(pcp_pages)
+	stop_frag
+	mech_off
+	echo "$2 $3 $1 $_before $_after $_pcp $_busy" | awk -v w="$IDLE_S" '{
+		k = ($11 - $4) / 1e6; p = ($12 - $5) / 1e6
+		printf "%d,%d,%s,%s,%.3f,%.3f,%.3f,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d\n",
+			$1, $2, $3, w, k + p, k, p, $6, $13, $13 - $6, $14 - $7,
+			$15 - $8, $16 - $9, $10, $17, $18, $19 }' >&3
+}
+
+main_cost() {
+	[ "$(id -u)" = 0 ] || die "needs root"
+	[ -e "$FRAG" ] || die "$FRAG is missing"
+	[ -e "$PCOMPACT_KO" ] || die "$PCOMPACT_KO is missing"
+	rm -rf "$TMP"
+	mkdir -p "$TMP" || die "cannot create $TMP"
+	save_settings
+	zones_snapshot
+	echo "repeat,position,arm,window_s,compactor_cpu_ms,kcompactd_ms,pcompactd_ms," \
+		"blocks_before,blocks_after,blocks_created,pages_migrated,migrate_scanned," \
+		"free_scanned,max_score_before,max_score_after,pcp_pages_after,busy_at_end" |
+		tr -d ' ' >&3
+	_rep=1
+	while [ "$_rep" -le "$COST_REPEATS" ]; do
+		_pos=1
+		for arm in $(shuffled "$_rep"); do
+			run_arm "$arm" "$_rep" "$_pos"
+			_pos=$((_pos + 1))
+		done
+		_rep=$((_rep + 1))
+	done
+	restore_settings
+	echo "=== done ===" >&3
+}
+
+main_cost

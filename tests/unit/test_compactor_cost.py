@@ -1,0 +1,129 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of benchlib.cost and scripts/compactor-cost-report: the
+compactors' cost paired within a boot."""
+
+import csv
+import json
+import os
+import sys
+
+import pytest
+
+TOP = os.path.join(os.path.dirname(__file__), "..", "..")
+sys.path.insert(0, os.path.join(TOP, "scripts"))
+from benchlib import cost, stats  # noqa: E402
+from scriptload import load_script  # noqa: E402
+
+HEADER = ("repeat,position,arm,window_s,compactor_cpu_ms,kcompactd_ms,pcompactd_ms,"
+          "blocks_before,blocks_after,blocks_created,pages_migrated,migrate_scanned,"
+          "free_scanned,max_score_before,max_score_after,pcp_pages_after,busy_at_end").split(",")
+
+
+def row(repeat, arm, cpu_ms, pages, blocks, position=1, busy=0):
+    return {"repeat": repeat, "position": position, "arm": arm, "window_s": 10,
+            "compactor_cpu_ms": cpu_ms, "kcompactd_ms": cpu_ms if arm == "kernel" else 0,
+            "pcompactd_ms": 0 if arm == "kernel" else cpu_ms, "blocks_before": 60,
+            "blocks_after": 60 + blocks, "blocks_created": blocks, "pages_migrated": pages,
+            "migrate_scanned": 4 * pages, "free_scanned": 2 * pages, "max_score_before": 94,
+            "max_score_after": 18, "pcp_pages_after": 1000, "busy_at_end": busy}
+
+
+def typed(rows, boot):
+    return cost.parse_rows([{k: str(v) for k, v in r.items()} for r in rows], boot)
+
+
+def test_grouped_median_resamples_whole_boots():
+    out = stats.bootstrap_median_grouped([[1.0] * 3, [2.0] * 3], seed=5)
+    assert out["n"] == 2 and out["values"] == 6 and out["median"] == 1.5
+    # A resample pools whole boots: all of one, or half and half.
+    assert out["lo"] == 1.0 and out["hi"] == 2.0
+    # Each draw is the median of the pooled values of the boots drawn, not of
+    # any one boot: [1, 3] and [2, 4] give 2 (twice the first), 2.5 or 3.
+    out = stats.bootstrap_median_grouped([[1.0, 3.0], [2.0, 4.0]], seed=5)
+    assert out["median"] == 2.5 and out["lo"] == 2.0 and out["hi"] == 3.0
+    one = stats.bootstrap_median_grouped([[3.0, 4.0], [], [None]], seed=5)
+    assert one["n"] == 1 and one["median"] == 3.5 and one["lo"] is None
+
+
+def test_paired_ratios_pair_only_the_same_repeat_of_the_same_boot():
+    rows = typed([row(1, "kernel", 1000, 50000, 400), row(1, "pcompact", 1200, 50000, 400),
+                  row(2, "kernel", 2000, 50000, 400), row(2, "pcompact", 2200, 50000, 400),
+                  # repeat 3 has no kernel run: nothing to pair with
+                  row(3, "pcompact", 9000, 50000, 400)], boot=1)
+    rows += typed([row(1, "kernel", 500, 25000, 200), row(1, "pcompact", 450, 25000, 200)],
+                  boot=2)
+    groups = cost.paired_ratios(rows, "pcompact", "cpu_us_per_page")
+    assert groups == {1: [pytest.approx(1.2), pytest.approx(1.1)], 2: [pytest.approx(0.9)]}
+    # Unpaired, the kernel's boot-to-boot spread would swamp this.
+    assert cost.value(rows[0], "cpu_us_per_page") == pytest.approx(20.0)
+    assert cost.value(rows[0], "cpu_ms_per_block") == pytest.approx(2.5)
+
+
+def test_void_runs_and_missing_denominators_give_no_pair():
+    rows = typed([row(1, "kernel", 1000, 50000, 400), row(1, "pcompact", 0, 0, 0),
+                  row(2, "kernel", 1000, 50000, 0), row(2, "pcompact", 1000, 50000, 300)],
+                 boot=1)
+    assert cost.void_reason(rows[1]) == "migrated no page"
+    assert cost.paired_ratios(rows, "pcompact", "cpu_us_per_page") == {1: [1.0]}
+    # The kernel's repeat 2 created no block: no cost per block to divide by.
+    assert cost.paired_ratios(rows, "pcompact", "cpu_ms_per_block") == {}
+
+
+def test_summary_settles_only_with_five_boots():
+    def boots(n, ratio):
+        rows = []
+        for b in range(1, n + 1):
+            for rep in (1, 2):
+                base = 1000 + 100 * b
+                rows += typed([row(rep, "kernel", base, 50000, 400),
+                               row(rep, "pcompact", base * ratio, 50000, 400)], boot=b)
+        return rows
+
+    few = {s["metric"]: s for s in cost.summarise(boots(4, 1.2), seed=1)}
+    assert few["cpu_us_per_page"]["median"] == pytest.approx(1.2)
+    assert few["cpu_us_per_page"]["verdict"] == stats.UNSETTLED
+    many = {s["metric"]: s for s in cost.summarise(boots(6, 1.2), seed=1)}
+    assert many["cpu_us_per_page"]["verdict"] == stats.MISSED
+    assert many["pages_per_block"]["median"] == pytest.approx(1.0)
+    assert {s["metric"]: s for s in cost.summarise(boots(6, 0.8), seed=1)}[
+        "cpu_us_per_page"]["verdict"] == stats.MET
+
+
+def test_parse_rows_names_a_bad_value():
+    bad = {k: "1" for k in HEADER}
+    bad.update(arm="kernel", pages_migrated="x")
+    with pytest.raises(ValueError, match="boot 3 row 1: pages_migrated"):
+        cost.parse_rows([bad], 3)
+
+
+def write_boot(directory, boot, rows):
+    with open(os.path.join(directory, f"boot-{boot}.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, HEADER)
+        w.writeheader()
+        for r in rows:
+            w.writerow(r)
+
+
+def test_report_reads_the_boots_and_writes_readme_and_summary(tmp_path, capsys):
+    report = load_script("compactor-cost-report")
+    for b in range(1, 6):
+        write_boot(tmp_path, b, [row(1, "kernel", 1000 + b, 50000, 400),
+                                 row(1, "pcompact+any_cpu=0", 1500, 50000, 300, busy=1),
+                                 row(1, "pcompact", 1100, 50000, 400)])
+    (tmp_path / "meta.txt").write_text("command scripts/compactor-cost --boots 5\n"
+                                       "kernel 6.12.118+deb12-amd64\n")
+    assert report.main([str(tmp_path)]) == 0
+    text = (tmp_path / "README.md").read_text()
+    assert "- kernel: 6.12.118+deb12-amd64" in text
+    assert "| pcompact | compactor CPU per page migrated | 1.1 x" in text
+    assert "| pcompact+any_cpu=0 | pages migrated per block created | 1.33 x" in text
+    assert "still compacting when the window closed" in text and ": 5" in text
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["arms"] == ["kernel", "pcompact+any_cpu=0", "pcompact"]
+    assert capsys.readouterr().out.startswith("# Compactor cost")
+
+
+def test_report_refuses_a_directory_without_boots(tmp_path, capsys):
+    report = load_script("compactor-cost-report")
+    assert report.main([str(tmp_path)]) == 2
+    assert "no boot-*.csv" in capsys.readouterr().err
