@@ -33,12 +33,6 @@ PROACTIVENESS=${COST_PROACTIVENESS:-80}
 IDLE_S=${COST_WINDOW_S:-10}
 COST_SEED=${COST_SEED:-1}
 
-# order9_blocks: free blocks of order 9 or more in 2 MB units, every zone.
-order9_blocks() {
-	awk '{ m = 1; for (i = 14; i <= NF; i++) { s += $i * m; m *= 2 } }
-		END { printf "%d\n", s }' /proc/buddyinfo
-}
-
 # vmstat_sum NAME...: the sum of those /proc/vmstat counters (0 if absent).
 vmstat_sum() {
 	awk -v names=" $* " 'index(names, " " $1 " ") { s += $2 } END { printf "%.0f\n", s }' \
@@ -60,7 +54,7 @@ shuffled() {
 
 # counters: one line of what the row subtracts.
 counters() {
-	echo "$(thread_run_ns kcompactd) $(thread_run_ns pcompactd) $(order9_blocks)" \
+	echo "$(thread_run_ns kcompactd) $(thread_run_ns pcompactd) $(free_blocks_at_least 9)" \
 		"$(vmstat_sum pgmigrate_success)" \
 		"$(vmstat_sum compact_migrate_scanned compact_daemon_migrate_scanned)" \
 		"$(vmstat_sum compact_free_scanned compact_daemon_free_scanned)" \

@@ -14,8 +14,8 @@ from . import stats
 
 REFERENCE = "kernel"
 
-# metric -> (the row's numerator column, denominator column), both summed
-# over nothing: one arm run gives one value.
+# metric -> (numerator column, denominator column, scale): one value per
+# arm run, the row's numerator over its denominator.
 METRICS = {
     "cpu_us_per_page": ("compactor_cpu_ms", "pages_migrated", 1000.0),
     "cpu_ms_per_block": ("compactor_cpu_ms", "blocks_created", 1.0),

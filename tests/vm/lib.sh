@@ -34,15 +34,6 @@ vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
 OOM_KILLS_AT_START=$(vmstat oom_kill)
 oom_killed() { [ "$(vmstat oom_kill)" != "$OOM_KILLS_AT_START" ]; }
 
-# free_blocks_at_least ORDER [NID]: free blocks of ORDER or larger, in units
-# of ORDER-sized blocks, summed over every zone of node NID, or of every node
-# (/proc/buddyinfo).
-free_blocks_at_least() {
-	awk -v o="$1" -v n="${2:+$2,}" 'n == "" || $2 == n {
-			m = 1; for (i = 5 + o; i <= NF; i++) { s += $i * m; m *= 2 } }
-		END { printf "%d\n", s }' /proc/buddyinfo
-}
-
 # drain_pcp_lists: the per-cpu lists' pages back to the buddy lists before a
 # manual compaction (mm.sh).
 drain_pcp_lists() { pcp_drain_below 4096 30; }

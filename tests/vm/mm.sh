@@ -35,6 +35,15 @@ node_unreclaimable() {
 # counted in the zones' free pages until they go back to the buddy lists.
 pcp_pages() { zoneinfo_sum count: "$1"; }
 
+# free_blocks_at_least ORDER [NID]: free blocks of ORDER or larger, in units
+# of ORDER-sized blocks, summed over every zone of node NID, or of every node
+# (/proc/buddyinfo).
+free_blocks_at_least() {
+	awk -v o="$1" -v n="${2:+$2,}" 'n == "" || $2 == n {
+			m = 1; for (i = 5 + o; i <= NF; i++) { s += $i * m; m *= 2 } }
+		END { printf "%d\n", s }' /proc/buddyinfo
+}
+
 # pcp_high_sum [NID]: the per-cpu lists' high marks: how many pages the
 # lists may keep (the pageset's "high:", not the zone's high watermark,
 # which has no colon).
