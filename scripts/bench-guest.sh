@@ -671,19 +671,29 @@ workload_khugehog() {
 	send_workload
 }
 
-# The highest node score now, as the host computes it (metrics.py): zone
-# score = present * extfrag(9) / (node present + 1), node = sum.  No ^ in
-# awk: busybox's may lack the math library.
-max_node_score() {
-	awk 'FNR == NR {
+# node_scores_now WHAT: the node scores now, as the host computes them
+# (metrics.py): zone score = present * extfrag(9) / (node present + 1), node
+# = sum.  WHAT is max (the highest) or list (every node's, "S0;S1", in node
+# order).  No ^ in awk: busybox's may lack the math library.
+node_scores_now() {
+	awk -v what="$1" 'FNR == NR {
 		if ($1 == "Node") { node = $2; sub(",", "", node); zone = $4 }
 		else if ($1 == "present") { p[node " " zone] = $2; np[node] += $2 }
 		next }
 	{ node = $2; sub(",", "", node); zone = $4; w = 1; free = 0; suit = 0
+	  if (node + 0 > last) last = node + 0
 	  for (i = 5; i <= NF; i++) { free += $i * w; if (i >= 14) suit += $i * w / 512; w *= 2 }
 	  ef = free ? int((free - suit * 512) * 100 / free) : 0
 	  s[node] += int(p[node " " zone] * ef / (np[node] + 1)) }
-	END { m = 0; for (n in s) if (s[n] > m) m = s[n]; print m }' "$TMP/zones" /proc/buddyinfo
+	END {
+		if (what == "max") { m = 0; for (n in s) if (s[n] > m) m = s[n]; print m; exit }
+		out = ""
+		for (n = 0; n <= last; n++) if (n in s) out = out (out == "" ? "" : ";") s[n]
+		print out }' "$TMP/zones" /proc/buddyinfo
+}
+
+max_node_score() {
+	node_scores_now max
 }
 
 # burst_size LOW: 80% of the free order-9 blocks there are when the free

@@ -20,10 +20,19 @@
 #   COST_WINDOW_S       seconds from switch-on to the measurement's end
 #                       (default 10, the bench's head start)
 #   COST_SEED           seed of the arms' order
+#   COST_OBSERVE        1: watch each window as the bench watches its head
+#                       start, with its /proc/buddyinfo sampler (every 40 ms,
+#                       its default) and its --trace-stream trace; 0 (the
+#                       default): nothing else runs
 #
 # Writes one CSV row per arm run to fd 3 (header first); "=== error" there
 # (bench-guest.sh's die) is a failed boot.
 BENCH_GUEST_LIBRARY=1
+COST_OBSERVE=${COST_OBSERVE:-0}
+if [ "$COST_OBSERVE" = 1 ]; then
+	BENCH_SAMPLE_S=0.040
+	BENCH_TRACE_STREAM=1
+fi
 # shellcheck source=scripts/bench-guest.sh
 . "${BENCH_PC:-/pc}/bench-guest.sh"
 
@@ -58,7 +67,19 @@ counters() {
 		"$(vmstat_sum pgmigrate_success)" \
 		"$(vmstat_sum compact_migrate_scanned compact_daemon_migrate_scanned)" \
 		"$(vmstat_sum compact_free_scanned compact_daemon_free_scanned)" \
-		"$(max_node_score)"
+		"$(max_node_score) $(node_scores_now list)"
+}
+
+# observed: "SAMPLES EVENTS", what the window's observers saw: the sampler's
+# passes over /proc/buddyinfo and the events the trace took (kept or
+# overwritten); "0 0" when they did not run.
+observed() {
+	_samples=0
+	[ "$COST_OBSERVE" = 1 ] && _samples=$(grep -c '^T ' "$TMP/$W.samples")
+	_events=$(cat /sys/kernel/tracing/per_cpu/cpu*/stats 2>/dev/null |
+		awk '$1 == "entries:" || $1 == "overrun:" { s += $2 } END { printf "%d\n", s }')
+	[ "$COST_OBSERVE" = 1 ] || _events=0
+	echo "$_samples $_events"
 }
 
 # run_arm ARM REPEAT POSITION
@@ -74,10 +95,17 @@ run_arm() {
 	settle
 	mech_arm
 	start_frag
+	[ "$COST_OBSERVE" = 1 ] && start_sampler
 	_before=$(counters)
 	mech_on
 	wait_idle
 	_after=$(counters)
+	stop_sampler
+	stream_trace_stop
+	_observed=$(observed)
+	[ "$COST_OBSERVE" = 1 ] && case "$_observed" in 0\ *|*\ 0)
+		die "$1: --observe, yet the sampler or the trace saw nothing ($_observed)" ;;
+	esac
 	_last=$(compactor_run_ns)
 	sleep 1
 	# Still compacting when the window closed: its cost per page holds, its
@@ -86,11 +114,11 @@ run_arm() {
 	_pcp=$(pcp_pages)
 	stop_frag
 	mech_off
-	echo "$2 $3 $1 $_before $_after $_pcp $_busy" | awk -v w="$IDLE_S" '{
-		k = ($11 - $4) / 1e6; p = ($12 - $5) / 1e6
-		printf "%d,%d,%s,%s,%.3f,%.3f,%.3f,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d\n",
-			$1, $2, $3, w, k + p, k, p, $6, $13, $13 - $6, $14 - $7,
-			$15 - $8, $16 - $9, $10, $17, $18, $19 }' >&3
+	echo "$2 $3 $1 $_before $_after $_pcp $_busy $_observed" | awk -v w="$IDLE_S" '{
+		k = ($12 - $4) / 1e6; p = ($13 - $5) / 1e6
+		printf "%d,%d,%s,%s,%.3f,%.3f,%.3f,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%s,%s,%d,%d\n",
+			$1, $2, $3, w, k + p, k, p, $6, $14, $14 - $6, $15 - $7,
+			$16 - $8, $17 - $9, $10, $18, $20, $21, $11, $19, $22, $23 }' >&3
 }
 
 main_cost() {
@@ -103,7 +131,8 @@ main_cost() {
 	zones_snapshot
 	echo "repeat,position,arm,window_s,compactor_cpu_ms,kcompactd_ms,pcompactd_ms," \
 		"blocks_before,blocks_after,blocks_created,pages_migrated,migrate_scanned," \
-		"free_scanned,max_score_before,max_score_after,pcp_pages_after,busy_at_end" |
+		"free_scanned,max_score_before,max_score_after,pcp_pages_after,busy_at_end," \
+		"node_scores_before,node_scores_after,sampler_samples,trace_events" |
 		tr -d ' ' >&3
 	_rep=1
 	while [ "$_rep" -le "$COST_REPEATS" ]; do

@@ -5,6 +5,7 @@ compactors' cost paired within a boot."""
 import csv
 import json
 import os
+import subprocess
 import sys
 
 import pytest
@@ -16,16 +17,20 @@ from scriptload import load_script  # noqa: E402
 
 HEADER = ("repeat,position,arm,window_s,compactor_cpu_ms,kcompactd_ms,pcompactd_ms,"
           "blocks_before,blocks_after,blocks_created,pages_migrated,migrate_scanned,"
-          "free_scanned,max_score_before,max_score_after,pcp_pages_after,busy_at_end").split(",")
+          "free_scanned,max_score_before,max_score_after,pcp_pages_after,busy_at_end,"
+          "node_scores_before,node_scores_after,sampler_samples,trace_events").split(",")
 
 
-def row(repeat, arm, cpu_ms, pages, blocks, position=1, busy=0):
+def row(repeat, arm, cpu_ms, pages, blocks, position=1, busy=0, scores=("94;93", "18;20"),
+        observed=(0, 0)):
     return {"repeat": repeat, "position": position, "arm": arm, "window_s": 10,
             "compactor_cpu_ms": cpu_ms, "kcompactd_ms": cpu_ms if arm == "kernel" else 0,
             "pcompactd_ms": 0 if arm == "kernel" else cpu_ms, "blocks_before": 60,
             "blocks_after": 60 + blocks, "blocks_created": blocks, "pages_migrated": pages,
             "migrate_scanned": 4 * pages, "free_scanned": 2 * pages, "max_score_before": 94,
-            "max_score_after": 18, "pcp_pages_after": 1000, "busy_at_end": busy}
+            "max_score_after": 18, "pcp_pages_after": 1000, "busy_at_end": busy,
+            "node_scores_before": scores[0], "node_scores_after": scores[1],
+            "sampler_samples": observed[0], "trace_events": observed[1]}
 
 
 def typed(rows, boot):
@@ -69,6 +74,31 @@ def test_void_runs_and_missing_denominators_give_no_pair():
     assert cost.paired_ratios(rows, "pcompact", "cpu_ms_per_block") == {}
 
 
+def test_a_run_that_compacted_no_node_is_void_whichever_arm():
+    rows = typed([row(1, "kernel", 13, 300, 1, scores=("94;93", "94;93")),
+                  row(1, "pcompact", 2000, 120000, 800),
+                  row(2, "kernel", 1000, 50000, 400, scores=("94;93", "95;20")),
+                  row(2, "pcompact", 1100, 50000, 400),
+                  row(3, "kernel", 1000, 50000, 400),
+                  row(3, "pcompact", 30, 300, 1, scores=("94;93", "90;93"))], boot=1)
+    assert cost.void_reason(rows[0]) == "no node's score fell (94;93 -> 94;93)"
+    # One node left where it was, the other compacted: the blocks it made count.
+    assert cost.void_reason(rows[2]) is None and cost.nodes_left(rows[2]) == [0]
+    assert cost.void_reason(rows[5]) is None and cost.nodes_left(rows[5]) == [1]
+    assert cost.paired_ratios(rows, "pcompact", "cpu_ms_per_block") == {
+        1: [pytest.approx(1.1), pytest.approx(12.0)]}
+    # Rows from before the guest recorded node scores are judged as before.
+    old = typed([{k: v for k, v in row(1, "kernel", 13, 300, 1).items()
+                  if not k.startswith("node_scores")}], boot=2)
+    assert cost.nodes_left(old[0]) is None and cost.void_reason(old[0]) is None
+
+
+def test_parse_rows_refuses_node_scores_that_do_not_pair():
+    for scores in (("94;93", "18"), ("94;93", ""), ("94;x", "18;20")):
+        with pytest.raises(ValueError, match="boot 4 row 1: node"):
+            typed([row(1, "kernel", 1000, 50000, 400, scores=scores)], boot=4)
+
+
 def test_summary_settles_only_with_five_boots():
     def boots(n, ratio):
         rows = []
@@ -109,7 +139,8 @@ def test_report_reads_the_boots_and_writes_readme_and_summary(tmp_path, capsys):
     for b in range(1, 6):
         write_boot(tmp_path, b, [row(1, "kernel", 1000 + b, 50000, 400),
                                  row(1, "pcompact+any_cpu=0", 1500, 50000, 300, busy=1),
-                                 row(1, "pcompact", 1100, 50000, 400)])
+                                 row(1, "pcompact", 1100, 50000, 400,
+                                     scores=("94;93", "94;20"))])
     (tmp_path / "meta.txt").write_text("command scripts/compactor-cost --boots 5\n"
                                        "kernel 6.12.118+deb12-amd64\n")
     assert report.main([str(tmp_path)]) == 0
@@ -118,12 +149,38 @@ def test_report_reads_the_boots_and_writes_readme_and_summary(tmp_path, capsys):
     assert "| pcompact | compactor CPU per page migrated | 1.1 x" in text
     assert "| pcompact+any_cpu=0 | pages migrated per block created | 1.33 x" in text
     assert "still compacting when the window closed" in text and ": 5" in text
+    assert "where it was while compacting another: 5; pcompact 5" in text
+    assert "Observers: none" in text
     summary = json.loads((tmp_path / "summary.json").read_text())
     assert summary["arms"] == ["kernel", "pcompact+any_cpu=0", "pcompact"]
     assert capsys.readouterr().out.startswith("# Compactor cost")
+
+
+def test_report_says_what_the_observers_saw(tmp_path):
+    report = load_script("compactor-cost-report")
+    write_boot(tmp_path, 1, [row(1, "kernel", 1000, 50000, 400, observed=(240, 9000)),
+                             row(1, "pcompact", 1100, 50000, 400, observed=(250, 7000))])
+    assert report.main([str(tmp_path)]) == 0
+    text = (tmp_path / "README.md").read_text()
+    assert "sampler passes median 245 (least 240), trace events median 8e+03 (least 7000)" in text
 
 
 def test_report_refuses_a_directory_without_boots(tmp_path, capsys):
     report = load_script("compactor-cost-report")
     assert report.main([str(tmp_path)]) == 2
     assert "no boot-*.csv" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--observe", "2"], "--observe takes 0 or 1"),
+    (["--init-on-alloc", "yes"], "--init-on-alloc takes 0 or 1"),
+    (["--arms", "pcompact"], "--arms must include kernel"),
+    (["--boots", "0"], "--boots and --repeats must be at least 1"),
+])
+def test_host_script_refuses_bad_arguments_before_anything_runs(tmp_path, args, message):
+    out = tmp_path / "out"
+    run = subprocess.run([os.path.join(TOP, "scripts", "compactor-cost"), *args,
+                          "--out", str(out)], capture_output=True, text=True, timeout=30)
+    assert run.returncode != 0
+    assert message in run.stderr
+    assert not out.exists()
