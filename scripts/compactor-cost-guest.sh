@@ -19,6 +19,8 @@
 #   COST_PROACTIVENESS  proactiveness of every arm (default 80)
 #   COST_WINDOW_S       seconds from switch-on to the measurement's end
 #                       (default 10, the bench's head start)
+#   COST_LEAD_S         seconds between fragmenting and switching on (default
+#                       1, the bench's lead)
 #   COST_SEED           seed of the arms' order
 #   COST_OBSERVE        1: watch each window as the bench watches its head
 #                       start, with its /proc/buddyinfo sampler (every 40 ms,
@@ -40,6 +42,7 @@ COST_ARMS=${COST_ARMS:-kernel pcompact}
 COST_REPEATS=${COST_REPEATS:-2}
 PROACTIVENESS=${COST_PROACTIVENESS:-80}
 IDLE_S=${COST_WINDOW_S:-10}
+LEAD_S=${COST_LEAD_S:-1}
 COST_SEED=${COST_SEED:-1}
 
 # vmstat_sum NAME...: the sum of those /proc/vmstat counters (0 if absent).
@@ -96,6 +99,7 @@ run_arm() {
 	mech_arm
 	start_frag
 	[ "$COST_OBSERVE" = 1 ] && start_sampler
+	sleep "$LEAD_S"
 	_before=$(counters)
 	mech_on
 	wait_idle
