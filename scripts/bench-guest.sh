@@ -440,6 +440,7 @@ STREAM_TRACE_EVENTS="compaction/mm_compaction_try_to_compact_pages
 	compaction/mm_compaction_migratepages compaction/mm_compaction_isolate_freepages
 	pcompact/pcompact_round_begin pcompact/pcompact_round_end
 	pcompact/pcompact_defer pcompact/pcompact_range"
+STREAM_TRACE_BUFFER_KB=8192
 stream_trace_on() {
 	[ "${BENCH_TRACE_STREAM:-0}" = 1 ] || return 0
 	_events=""
@@ -447,7 +448,7 @@ stream_trace_on() {
 		case "$e" in pcompact/*) [ "$MECH" = module ] || continue ;; esac
 		_events="$_events $e"
 	done
-	echo 8192 > /sys/kernel/tracing/buffer_size_kb
+	echo "$STREAM_TRACE_BUFFER_KB" > /sys/kernel/tracing/buffer_size_kb
 	# shellcheck disable=SC2086
 	trace_start $_events
 }
@@ -673,8 +674,9 @@ workload_khugehog() {
 
 # node_scores_now WHAT: the node scores now, as the host computes them
 # (metrics.py): zone score = present * extfrag(9) / (node present + 1), node
-# = sum.  WHAT is max (the highest) or list (every node's, "S0;S1", in node
-# order).  No ^ in awk: busybox's may lack the math library.
+# = sum.  WHAT is max (the highest) or list (every node's with memory,
+# "S0;S1", in node order: a node without memory has no buddyinfo line and
+# no place in it).  No ^ in awk: busybox's may lack the math library.
 node_scores_now() {
 	awk -v what="$1" 'FNR == NR {
 		if ($1 == "Node") { node = $2; sub(",", "", node); zone = $4 }

@@ -64,24 +64,27 @@ shuffled() {
 		  for (i = 1; i <= n; i++) print a[i] }'
 }
 
-# counters: one line of what the row subtracts.
+# counters: one line of what the row subtracts.  The highest node score
+# comes from the same reading of /proc/buddyinfo as the list ("-" if empty,
+# so that no field goes missing).
 counters() {
+	_scores=$(node_scores_now list)
+	_max=$(echo "$_scores" | tr ';' '\n' | sort -n | tail -n 1)
 	echo "$(thread_run_ns kcompactd) $(thread_run_ns pcompactd) $(free_blocks_at_least 9)" \
 		"$(vmstat_sum pgmigrate_success)" \
 		"$(vmstat_sum compact_migrate_scanned compact_daemon_migrate_scanned)" \
 		"$(vmstat_sum compact_free_scanned compact_daemon_free_scanned)" \
-		"$(max_node_score) $(node_scores_now list)"
+		"${_max:-0} ${_scores:--}"
 }
 
 # observed: "SAMPLES EVENTS", what the window's observers saw: the sampler's
-# passes over /proc/buddyinfo and the events the trace took (kept or
-# overwritten); "0 0" when they did not run.
+# passes over /proc/buddyinfo (the lead's included) and the events the trace
+# took (kept or overwritten); "0 0" when they did not run.
 observed() {
-	_samples=0
-	[ "$COST_OBSERVE" = 1 ] && _samples=$(grep -c '^T ' "$TMP/$W.samples")
+	[ "$COST_OBSERVE" = 1 ] || { echo "0 0"; return; }
+	_samples=$(grep -c '^T ' "$TMP/$W.samples")
 	_events=$(cat /sys/kernel/tracing/per_cpu/cpu*/stats 2>/dev/null |
 		awk '$1 == "entries:" || $1 == "overrun:" { s += $2 } END { printf "%d\n", s }')
-	[ "$COST_OBSERVE" = 1 ] || _events=0
 	echo "$_samples $_events"
 }
 
@@ -107,8 +110,10 @@ run_arm() {
 	stop_sampler
 	stream_trace_stop
 	_observed=$(observed)
-	[ "$COST_OBSERVE" = 1 ] && case "$_observed" in 0\ *|*\ 0)
-		die "$1: --observe, yet the sampler or the trace saw nothing ($_observed)" ;;
+	# A compactor that did nothing leaves the trace empty; the report voids
+	# that run.  A sampler that never ran is the harness's failure.
+	[ "$COST_OBSERVE" = 1 ] && case "$_observed" in 0\ *)
+		die "$1: --observe, yet the sampler saw nothing ($_observed)" ;;
 	esac
 	_last=$(compactor_run_ns)
 	sleep 1
@@ -133,6 +138,8 @@ main_cost() {
 	mkdir -p "$TMP" || die "cannot create $TMP"
 	save_settings
 	zones_snapshot
+	# The trace's buffer is allocated before any window, not inside the first.
+	[ "$COST_OBSERVE" = 1 ] && echo "$STREAM_TRACE_BUFFER_KB" > /sys/kernel/tracing/buffer_size_kb
 	echo "repeat,position,arm,window_s,compactor_cpu_ms,kcompactd_ms,pcompactd_ms," \
 		"blocks_before,blocks_after,blocks_created,pages_migrated,migrate_scanned," \
 		"free_scanned,max_score_before,max_score_after,pcp_pages_after,busy_at_end," \

@@ -37,9 +37,10 @@ OBSERVER_COLUMNS = ("sampler_samples", "trace_events")
 
 
 def parse_node_scores(text):
-    """(S0, S1, ...) of a "S0;S1" cell, or None for an empty or absent one;
-    raises ValueError on anything else."""
-    if text is None or text == "":
+    """(S0, S1, ...) of a "S0;S1" cell, or None for an absent, empty or "-"
+    one (the guest's mark for a list it could not read); raises ValueError
+    on anything else."""
+    if text is None or text in ("", "-"):
         return None
     return tuple(int(s) for s in text.split(";"))
 
