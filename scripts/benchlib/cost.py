@@ -45,6 +45,11 @@ def parse_node_scores(text):
     return tuple(int(s) for s in text.split(";"))
 
 
+def optional_int(text):
+    """An int of a cell, or None for an absent or empty one."""
+    return None if text in (None, "") else int(text)
+
+
 def parse_rows(dict_rows, boot):
     """The guest's CSV rows (csv.DictReader dicts) as typed dicts with a
     boot field.  Raises ValueError naming the row and column of a value
@@ -54,20 +59,13 @@ def parse_rows(dict_rows, boot):
         typed = {"boot": boot, "arm": row.get("arm", "")}
         if not typed["arm"]:
             raise ValueError(f"boot {boot} row {i}: no arm")
-        for col in INT_COLUMNS + FLOAT_COLUMNS:
+        converters = ([(c, int) for c in INT_COLUMNS] + [(c, float) for c in FLOAT_COLUMNS]
+                      + [(c, parse_node_scores) for c in NODE_SCORE_COLUMNS]
+                      + [(c, optional_int) for c in OBSERVER_COLUMNS])
+        for col, convert in converters:
             try:
-                typed[col] = (int if col in INT_COLUMNS else float)(row[col])
+                typed[col] = convert(row[col] if convert in (int, float) else row.get(col))
             except (KeyError, TypeError, ValueError):
-                raise ValueError(f"boot {boot} row {i}: {col} is {row.get(col)!r}") from None
-        for col in NODE_SCORE_COLUMNS:
-            try:
-                typed[col] = parse_node_scores(row.get(col))
-            except ValueError:
-                raise ValueError(f"boot {boot} row {i}: {col} is {row.get(col)!r}") from None
-        for col in OBSERVER_COLUMNS:
-            try:
-                typed[col] = None if row.get(col) in (None, "") else int(row[col])
-            except ValueError:
                 raise ValueError(f"boot {boot} row {i}: {col} is {row.get(col)!r}") from None
         before, after = typed["node_scores_before"], typed["node_scores_after"]
         if (before is None) != (after is None) or (before and len(before) != len(after)):
