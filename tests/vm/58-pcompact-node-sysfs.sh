@@ -25,7 +25,9 @@
 #   not see them (6.12: the call ends at once having done nothing), and a
 #   round the kernel's compaction leaves where it was goes on with the
 #   contig engine (engine_fallbacks), whose alloc_contig_range() drains
-#   those lists.
+#   those lists.  A round that ends where it began all the same defers,
+#   as upstream: a node whose phase a deferral ended above the target is
+#   measured again, and fails if it does so twice.
 # frag --verify then finds every page it keeps intact.
 TIMEOUT=600
 . /pc/tests/vm/lib.sh
@@ -33,6 +35,8 @@ TIMEOUT=600
 TRACE=/sys/kernel/tracing
 END_EVENT=$TRACE/events/pcompact/pcompact_round_end
 SCORE_EVENT=$TRACE/events/pcompact/pcompact_score
+DEFER_EVENT=$TRACE/events/pcompact/pcompact_defer
+RANGE_EVENT=$TRACE/events/pcompact/pcompact_range
 QUOTA_MAX_NS=250000000
 # The target phase's floor: never below this (see above).
 FLOOR_MIN=25
@@ -42,6 +46,8 @@ old_fraction=$(cat $PCP_FRACTION)
 cleanup() {
 	echo 0 > $END_EVENT/enable
 	echo 0 > $SCORE_EVENT/enable
+	echo 0 > $DEFER_EVENT/enable
+	echo 0 > $RANGE_EVENT/enable
 	echo "$old_fraction" > $PCP_FRACTION
 }
 
@@ -113,75 +119,116 @@ echo "$PCP_FRACTION_SMALLEST" > $PCP_FRACTION || fail "cannot shrink the per-cpu
 wait_for "[ \$(pcp_pages) -le \$(pcp_high_sum) ]" 30 ||
 	fail "$(pcp_pages) pages still on the per-cpu lists after 30 s, above their high marks' $(pcp_high_sum)"
 note "per-cpu lists: $pcp_before pages, then $(pcp_pages) under high marks summing to $(pcp_high_sum)"
-# The target is chosen from scores sampled after the lists gave their pages
-# back (6.1 on CI: 71 read before, 52 when the phase began, so no round).
-missing=$(wait_score_samples 10 $ABOVE) ||
-	fail "node $missing: no score sample within 10 s of emptying the per-cpu lists"
-above_target=
-lowest=100
-for nid in $ABOVE; do
-	score=$(node_stat $nid score)
-	if [ "$score" -ge $((FLOOR_MIN + 25)) ]; then
-		above_target="$above_target $nid"
-		[ "$score" -ge "$lowest" ] || lowest=$score
-	else
-		note "target: node $nid left out, score $score after the quota rounds"
-	fi
-done
-[ -n "$above_target" ] ||
-	fail "no node at $((FLOOR_MIN + 25)) or above after the quota rounds: $(for nid in $ABOVE; do node_summary $nid; done)"
-ABOVE=$above_target
-TARGET_LOW=$((lowest - 10))
-[ $TARGET_LOW -le 60 ] || TARGET_LOW=60
-FLOOR=$((TARGET_LOW - 15))
-note "target: low threshold $TARGET_LOW, floor $FLOOR, nodes$ABOVE"
 echo 0 > $PC_PARAM/quota_ms
-set_wmarks $TARGET_LOW $((TARGET_LOW + 5))
-echo > $TRACE/trace
-# The end of this phase's compaction: the node idle (its last round reached
-# the target; the state changes after the round's trace event), a round
-# that did not lower the score (deferred), or one the headroom stopped
-# (not deferred, as it lacked memory, not blocks).  Disabling pcompact
-# before then would end a round early.  Counted from before enabling: a
-# headroom stop at a round's start is over at once.
-deferrals_at=$(node_counters deferrals)
-headroom_stops_at=$(node_counters headroom_stops)
-echo 1 > $PC_PARAM/enabled
-# cut_short NID: a round of the node's deferred or was stopped by the
-# headroom in this phase, so its rounds did not end by reaching the target.
-cut_short() {
-	[ "$(node_stat "$1" deferrals)" -gt "$(node_counter_in "$1" "$deferrals_at")" ] ||
-		[ "$(node_stat "$1" headroom_stops)" -gt "$(node_counter_in "$1" "$headroom_stops_at")" ]
+
+# target_trace NID: the node's traced round ends, deferrals and contig
+# calls of the target phase, and its free lists.
+target_trace() {
+	grep -E "pcompact_(round_end|defer|range): nid=$1 " $TRACE/trace | tail -n 40 | sed 's/^/#   /'
+	grep "Node $1," /proc/buddyinfo | sed 's/^/# /'
 }
-reached=
-for nid in $ABOVE; do
-	wait_for "[ \$(node_stat $nid state) = idle ] || cut_short $nid" 300 || {
-		engine_dump $nid
-		fail "node $nid: compaction did not end in 300 s: $(node_summary $nid)"
-	}
-	cut_short $nid || reached="$reached $nid"
-done
-echo 0 > $PC_PARAM/enabled
-for nid in $ABOVE; do
-	rounds=$(round_ends $nid score_after | tr '\n' ' ')
-	note "target: node $nid scores after each round: $rounds; $(node_summary $nid) pages_migrated $(node_stat $nid pages_migrated) engine_fallbacks $(node_stat $nid engine_fallbacks)"
-	[ -n "$rounds" ] || fail "node $nid: no round in the target phase"
-	for after in $rounds; do
-		[ "$after" -ge $FLOOR ] ||
-			fail "node $nid: a round ended at score $after, far below the low threshold $TARGET_LOW"
+
+# target_phase WHAT: one target phase on the nodes of ABOVE.  Fails the
+# test on a round far below the target, a node that reached it and stopped
+# at it, or one that ended above it without a deferral; sets SHORT to the
+# nodes whose compaction a deferral ended above the target.
+target_phase() {
+	# The target is chosen from scores sampled after the lists gave their
+	# pages back (6.1 on CI: 71 read before, 52 when the phase began, so no
+	# round).
+	missing=$(wait_score_samples 10 $ABOVE) ||
+		fail "node $missing: no score sample within 10 s of emptying the per-cpu lists"
+	above_target=
+	lowest=100
+	for nid in $ABOVE; do
+		score=$(node_stat $nid score)
+		if [ "$score" -ge $((FLOOR_MIN + 25)) ]; then
+			above_target="$above_target $nid"
+			[ "$score" -ge "$lowest" ] || lowest=$score
+		else
+			note "$1: node $nid left out, score $score"
+		fi
 	done
-	last=${rounds% }
-	last=${last##* }
-	[ "$last" -le $TARGET_LOW ] ||
-		fail "node $nid: compaction ended at $last, above the low threshold $TARGET_LOW ($(node_stat $nid state))"
-	case " $reached " in
-	*" $nid "*)
-		[ "$last" -lt $TARGET_LOW ] ||
-			fail "node $nid: its rounds reached the target and ended at $last, the low threshold, not below it"
-		;;
-	esac
-	[ "$(node_stat $nid blocks_freed)" -gt 0 ] || fail "node $nid: no net block freed: $(node_summary $nid)"
-done
+	[ -n "$above_target" ] ||
+		fail "$1: no node at $((FLOOR_MIN + 25)) or above: $(for nid in $ABOVE; do node_summary $nid; done)"
+	ABOVE=$above_target
+	TARGET_LOW=$((lowest - 10))
+	[ $TARGET_LOW -le 60 ] || TARGET_LOW=60
+	FLOOR=$((TARGET_LOW - 15))
+	note "$1: low threshold $TARGET_LOW, floor $FLOOR, nodes$ABOVE"
+	set_wmarks $TARGET_LOW $((TARGET_LOW + 5))
+	echo > $TRACE/trace
+	# What a round that falls short did, for its failure message.
+	echo 1 > $DEFER_EVENT/enable
+	echo 1 > $RANGE_EVENT/enable
+	# The end of this phase's compaction: the node idle (its last round
+	# reached the target; the state changes after the round's trace
+	# event), a round that did not lower the score (deferred), or one the
+	# headroom stopped (not deferred, as it lacked memory, not blocks).
+	# Disabling pcompact before then would end a round early.  Counted
+	# from before enabling: a headroom stop at a round's start is over at
+	# once.
+	deferrals_at=$(node_counters deferrals)
+	headroom_stops_at=$(node_counters headroom_stops)
+	echo 1 > $PC_PARAM/enabled
+	reached=
+	for nid in $ABOVE; do
+		wait_for "[ \$(node_stat $nid state) = idle ] || deferred $nid || out_of_room $nid" 300 || {
+			engine_dump $nid
+			fail "node $nid: compaction did not end in 300 s: $(node_summary $nid)"
+		}
+		deferred $nid || out_of_room $nid || reached="$reached $nid"
+	done
+	echo 0 > $PC_PARAM/enabled
+	wait_disabled 30 $ABOVE
+	SHORT=
+	for nid in $ABOVE; do
+		rounds=$(round_ends $nid score_after | tr '\n' ' ')
+		note "$1: node $nid scores after each round: $rounds; $(node_summary $nid) pages_migrated $(node_stat $nid pages_migrated) engine_fallbacks $(node_stat $nid engine_fallbacks)"
+		[ -n "$rounds" ] || fail "node $nid: no round in the target phase"
+		for after in $rounds; do
+			[ "$after" -ge $FLOOR ] ||
+				fail "node $nid: a round ended at score $after, far below the low threshold $TARGET_LOW"
+		done
+		last=${rounds% }
+		last=${last##* }
+		if [ "$last" -gt $TARGET_LOW ]; then
+			target_trace $nid
+			deferred $nid ||
+				fail "node $nid: compaction ended at $last, above the low threshold $TARGET_LOW, with no deferral"
+			SHORT="$SHORT $nid"
+		fi
+		case " $reached " in
+		*" $nid "*)
+			[ "$last" -lt $TARGET_LOW ] ||
+				fail "node $nid: its rounds reached the target and ended at $last, the low threshold, not below it"
+			;;
+		esac
+		[ "$(node_stat $nid blocks_freed)" -gt 0 ] || fail "node $nid: no net block freed: $(node_summary $nid)"
+	done
+}
+# deferred NID, out_of_room NID: a round of the node's deferred, or was
+# stopped by the headroom, in this phase: its rounds did not end by
+# reaching the target.
+deferred() {
+	[ "$(node_stat "$1" deferrals)" -gt "$(node_counter_in "$1" "$deferrals_at")" ]
+}
+out_of_room() {
+	[ "$(node_stat "$1" headroom_stops)" -gt "$(node_counter_in "$1" "$headroom_stops_at")" ]
+}
+
+# A round the kernel's compaction leaves where it was defers, as upstream
+# (6.12.118 on a clean clone: one round, 66 -> 66, against a target of 56).
+# The phase is measured again on such a node: a build that stops short of
+# the target does it twice.
+target_phase target
+if [ -n "$SHORT" ]; then
+	note "node(s)$SHORT: deferred above the target; measuring again"
+	ABOVE=$SHORT
+	target_phase "target again"
+	[ -z "$SHORT" ] ||
+		fail "node(s)$SHORT: compaction deferred above the low threshold $TARGET_LOW, measured twice"
+fi
 
 verify_frag
 rmmod pcompact || fail "rmmod"
