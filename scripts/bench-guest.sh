@@ -674,9 +674,11 @@ workload_khugehog() {
 
 # node_scores_now WHAT: the node scores now, as the host computes them
 # (metrics.py): zone score = present * extfrag(9) / (node present + 1), node
-# = sum.  WHAT is max (the highest) or list (every node's with memory,
+# = sum.  WHAT is max (the highest), list (every node's with memory,
 # "S0;S1", in node order: a node without memory has no buddyinfo line and
-# no place in it).  No ^ in awk: busybox's may lack the math library.
+# no place in it) or both ("MAX LIST", from one reading; the list "-" if
+# empty, so that no field goes missing).  No ^ in awk: busybox's may lack
+# the math library.
 node_scores_now() {
 	awk -v what="$1" 'FNR == NR {
 		if ($1 == "Node") { node = $2; sub(",", "", node); zone = $4 }
@@ -688,10 +690,14 @@ node_scores_now() {
 	  ef = free ? int((free - suit * 512) * 100 / free) : 0
 	  s[node] += int(p[node " " zone] * ef / (np[node] + 1)) }
 	END {
-		if (what == "max") { m = 0; for (n in s) if (s[n] > m) m = s[n]; print m; exit }
-		out = ""
-		for (n = 0; n <= last; n++) if (n in s) out = out (out == "" ? "" : ";") s[n]
-		print out }' "$TMP/zones" /proc/buddyinfo
+		m = 0; out = ""
+		for (n = 0; n <= last; n++) if (n in s) {
+			if (s[n] > m) m = s[n]
+			out = out (out == "" ? "" : ";") s[n]
+		}
+		if (what == "max") print m
+		else if (what == "list") print out
+		else print m, (out == "" ? "-" : out) }' "$TMP/zones" /proc/buddyinfo
 }
 
 max_node_score() {

@@ -64,17 +64,13 @@ shuffled() {
 		  for (i = 1; i <= n; i++) print a[i] }'
 }
 
-# counters: one line of what the row subtracts.  The highest node score
-# comes from the same reading of /proc/buddyinfo as the list ("-" if empty,
-# so that no field goes missing).
+# counters: one line of what the row subtracts.
 counters() {
-	_scores=$(node_scores_now list)
-	_max=$(echo "$_scores" | tr ';' '\n' | sort -n | tail -n 1)
 	echo "$(thread_run_ns kcompactd) $(thread_run_ns pcompactd) $(free_blocks_at_least 9)" \
 		"$(vmstat_sum pgmigrate_success)" \
 		"$(vmstat_sum compact_migrate_scanned compact_daemon_migrate_scanned)" \
 		"$(vmstat_sum compact_free_scanned compact_daemon_free_scanned)" \
-		"${_max:-0} ${_scores:--}"
+		"$(node_scores_now both)"
 }
 
 # observed: "SAMPLES EVENTS", what the window's observers saw: the sampler's
