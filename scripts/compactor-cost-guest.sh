@@ -73,6 +73,24 @@ counters() {
 		"$(node_scores_now both)"
 }
 
+# khh_blocks_now: "WHOLE HELD", the free pageblocks as the bench's stream
+# counts them at its start: whole (in a free buddy of order 9 or more) and
+# held (every page free, some on the per-CPU lists, where the score and
+# free_blocks_at_least do not see them).  khugehog counts them as it loads;
+# with a margin above any free memory it then allocates nothing.
+khh_blocks_now() {
+	_khh_margin=$(awk '$1 == "MemTotal:" { print int($2 / 1024) - 1 }' /proc/meminfo)
+	/sbin/insmod "$KHH_KO" keep_free_mb="$_khh_margin" ||
+		die "insmod khugehog.ko keep_free_mb=$_khh_margin failed"
+	_khh=$(awk '$1 == "whole_blocks_start" { w = $2 } $1 == "held_blocks_start" { h = $2 }
+		$1 == "count" { n = $2 } END { print w + 0, h + 0, n + 0 }' /proc/khugehog/summary)
+	/sbin/rmmod khugehog || die "rmmod khugehog failed"
+	case "$_khh" in
+	*" 0") echo "${_khh% 0}" ;;
+	*) die "khugehog allocated while counting blocks: $_khh" ;;
+	esac
+}
+
 # observed: "SAMPLES EVENTS", what the window's observers saw: the sampler's
 # passes over /proc/buddyinfo (the lead's included) and the events the trace
 # took (kept or overwritten); "0 0" when they did not run.
@@ -103,6 +121,7 @@ run_arm() {
 	mech_on
 	wait_idle
 	_after=$(counters)
+	_khh_after=$(khh_blocks_now)
 	stop_sampler
 	stream_trace_stop
 	_observed=$(observed)
@@ -119,17 +138,18 @@ run_arm() {
 	_pcp=$(pcp_pages)
 	stop_frag
 	mech_off
-	echo "$2 $3 $1 $_before $_after $_pcp $_busy $_observed" | awk -v w="$IDLE_S" '{
+	echo "$2 $3 $1 $_before $_after $_pcp $_busy $_observed $_khh_after" | awk -v w="$IDLE_S" '{
 		k = ($12 - $4) / 1e6; p = ($13 - $5) / 1e6
-		printf "%d,%d,%s,%s,%.3f,%.3f,%.3f,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%s,%s,%d,%d\n",
+		printf "%d,%d,%s,%s,%.3f,%.3f,%.3f,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%s,%s,%d,%d,%d,%d\n",
 			$1, $2, $3, w, k + p, k, p, $6, $14, $14 - $6, $15 - $7,
-			$16 - $8, $17 - $9, $10, $18, $20, $21, $11, $19, $22, $23 }' >&3
+			$16 - $8, $17 - $9, $10, $18, $20, $21, $11, $19, $22, $23, $24, $25 }' >&3
 }
 
 main_cost() {
 	[ "$(id -u)" = 0 ] || die "needs root"
 	[ -e "$FRAG" ] || die "$FRAG is missing"
 	[ -e "$PCOMPACT_KO" ] || die "$PCOMPACT_KO is missing"
+	[ -e "$KHH_KO" ] || die "$KHH_KO is missing"
 	rm -rf "$TMP"
 	mkdir -p "$TMP" || die "cannot create $TMP"
 	save_settings
@@ -139,7 +159,8 @@ main_cost() {
 	echo "repeat,position,arm,window_s,compactor_cpu_ms,kcompactd_ms,pcompactd_ms," \
 		"blocks_before,blocks_after,blocks_created,pages_migrated,migrate_scanned," \
 		"free_scanned,max_score_before,max_score_after,pcp_pages_after,busy_at_end," \
-		"node_scores_before,node_scores_after,sampler_samples,trace_events" |
+		"node_scores_before,node_scores_after,sampler_samples,trace_events," \
+		"whole_blocks_after,held_blocks_after" |
 		tr -d ' ' >&3
 	_rep=1
 	while [ "$_rep" -le "$COST_REPEATS" ]; do

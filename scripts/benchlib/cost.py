@@ -20,6 +20,7 @@ METRICS = {
     "cpu_us_per_page": ("compactor_cpu_ms", "pages_migrated", 1000.0),
     "cpu_ms_per_block": ("compactor_cpu_ms", "blocks_created", 1.0),
     "pages_per_block": ("pages_migrated", "blocks_created", 1.0),
+    "cpu_ms_per_block_with_held": ("compactor_cpu_ms", "blocks_created_with_held", 1.0),
     "migrate_scanned_per_page": ("migrate_scanned", "pages_migrated", 1.0),
     "free_scanned_per_page": ("free_scanned", "pages_migrated", 1.0),
 }
@@ -34,6 +35,10 @@ NODE_SCORE_COLUMNS = ("node_scores_before", "node_scores_after")
 # What the bench's observers saw in the window (compactor-cost --observe 1),
 # 0 without them; None in rows written before the guest recorded them.
 OBSERVER_COLUMNS = ("sampler_samples", "trace_events")
+# The free pageblocks at the window's end as khugehog counts them at the
+# bench's stream start: whole, and held (every page free, some on the
+# per-CPU lists); None in rows written before the guest counted them.
+KHUGEHOG_COLUMNS = ("whole_blocks_after", "held_blocks_after")
 
 
 def parse_node_scores(text):
@@ -61,7 +66,7 @@ def parse_rows(dict_rows, boot):
             raise ValueError(f"boot {boot} row {i}: no arm")
         converters = ([(c, int) for c in INT_COLUMNS] + [(c, float) for c in FLOAT_COLUMNS]
                       + [(c, parse_node_scores) for c in NODE_SCORE_COLUMNS]
-                      + [(c, optional_int) for c in OBSERVER_COLUMNS])
+                      + [(c, optional_int) for c in OBSERVER_COLUMNS + KHUGEHOG_COLUMNS])
         for col, convert in converters:
             try:
                 typed[col] = convert(row[col] if convert in (int, float) else row.get(col))
@@ -71,15 +76,28 @@ def parse_rows(dict_rows, boot):
         if (before is None) != (after is None) or (before and len(before) != len(after)):
             raise ValueError(f"boot {boot} row {i}: node scores {row.get(NODE_SCORE_COLUMNS[0])!r}"
                              f" and {row.get(NODE_SCORE_COLUMNS[1])!r} do not pair")
+        typed["blocks_created_with_held"] = blocks_created_with_held(typed)
         out.append(typed)
     return out
 
 
+def blocks_created_with_held(row):
+    """The blocks the window created as the bench's head start counts them:
+    whole and held at its end beyond the whole ones at switch-on (the bench
+    counts blocks held at switch-on for the head start too); None for a row
+    without khugehog's count."""
+    whole, held = row.get("whole_blocks_after"), row.get("held_blocks_after")
+    if whole is None or held is None:
+        return None
+    return whole + held - row["blocks_before"]
+
+
 def value(row, metric):
     """The row's metric, or None where its denominator is not positive (a
-    run that migrated nothing or created no block has no cost per one)."""
+    run that migrated nothing or created no block has no cost per one), or
+    lacks it (a row from before its denominator was recorded)."""
     num, den, scale = METRICS[metric]
-    if row[den] <= 0:
+    if row[den] is None or row[den] <= 0:
         return None
     return row[num] / row[den] * scale
 
