@@ -224,4 +224,16 @@ static inline struct file *pcompact_filp_open(const char *path, int flags)
 #define PCOMPACT_UNBOUND_WQ	system_unbound_wq
 #endif
 
+/*
+ * The mm_compaction_migratepages tracepoint's first argument: the
+ * compact_control on 6.1, the batch's page count on 6.12 and later (Kbuild
+ * probes the prototype).  The second, the pages migrated, is the same.
+ */
+#ifdef PCOMPACT_HAVE_MIGRATEPAGES_COUNT
+#define PCOMPACT_MIGRATEPAGES_FIRST_ARG	unsigned int nr_migratepages
+#else
+struct compact_control;
+#define PCOMPACT_MIGRATEPAGES_FIRST_ARG	struct compact_control *cc
+#endif
+
 #endif /* PCOMPACT_COMPAT_H */

@@ -171,6 +171,19 @@ static unsigned long pcompact_migrated_events(void)
 }
 
 /*
+ * A running count of the pages a node-sysfs call of @pn's migrates: the
+ * node's own count where the hook keeps it (hooks.c), else every migration
+ * on the system, the other nodes' rounds and the stalled allocations'
+ * included.
+ */
+static unsigned long pcompact_call_migrated(struct pcompact_node *pn)
+{
+	if (pcompact_hooks_count_migrations())
+		return (unsigned long)atomic64_read(&pn->kernel_migrated);
+	return pcompact_migrated_events();
+}
+
+/*
  * vm.compact_unevictable_allowed, read through /proc (the variable is static
  * in 6.12).  When it cannot be read, assume 0: leaving mlocked pages alone is
  * the safe side.
@@ -811,6 +824,7 @@ static bool pcompact_engine_node_sysfs(struct pcompact_round *round)
 		.task = current,
 		.stop_reason = PCOMPACT_COMPACTING,
 	};
+	struct pcompact_node *pn = pcompact_node(round->nid);
 	char path[64];
 	struct file *file;
 	unsigned long migrated, free_before, free_after;
@@ -833,7 +847,7 @@ static bool pcompact_engine_node_sysfs(struct pcompact_round *round)
 	INIT_DELAYED_WORK_ONSTACK(&watch.work, pcompact_sysfs_watch_fn);
 	free_before = pcompact_free_blocks_node(round->nid, pageblock_order);
 	score_before = pcompact_score_node(round->nid, round->order);
-	migrated = pcompact_migrated_events();
+	migrated = pcompact_call_migrated(pn);
 	/* Only the kernel's: the watch's and pcompact_stop_thread()'s, not a user's kill. */
 	allow_kernel_signal(SIGKILL);
 	if (!kthread_should_stop() && !pcompact_fault_idle_node_sysfs()) {
@@ -845,7 +859,7 @@ static bool pcompact_engine_node_sysfs(struct pcompact_round *round)
 	disallow_signal(SIGKILL);
 	flush_signals(current);
 	destroy_delayed_work_on_stack(&watch.work);
-	migrated = pcompact_migrated_events() - migrated;
+	migrated = pcompact_call_migrated(pn) - migrated;
 	round->pages_migrated += migrated;
 	round->fed_stalls = READ_ONCE(pcompact_progress_when_stalled) && migrated &&
 			    pcompact_stalled_lately();

@@ -16,7 +16,10 @@
  *  - kcompactd and kswapd wakeups: the mm_compaction_kcompactd_wake and
  *    mm_vmscan_kswapd_wake tracepoints, found by name because their
  *    __tracepoint symbols are not exported.  Both have the same prototype
- *    on every supported kernel.
+ *    on every supported kernel;
+ *  - the pages the kernel's compaction migrates for a node's pcompactd
+ *    (engine=node-sysfs): the mm_compaction_migratepages tracepoint, whose
+ *    first argument differs between kernels (compat.h).
  */
 #define pr_fmt(fmt) "pcompact: " fmt
 
@@ -28,6 +31,7 @@
 #include <linux/topology.h>
 #include <linux/tracepoint.h>
 
+#include "compat.h"
 #include "fault.h"
 #include "pcompact.h"
 
@@ -159,6 +163,27 @@ static void pcompact_kswapd_wake(void *data, int nid, int zid, int order)
 		atomic64_inc(&pn->stats.kswapd_wakes);
 }
 
+/*
+ * A batch the kernel's compaction migrated, charged to the node whose
+ * pcompactd runs that compaction (its node-sysfs call), and to no node when
+ * another task does: kcompactd, a stalled allocation, the other node's
+ * pcompactd.  PGMIGRATE_SUCCESS, the count without this hook, has them all.
+ */
+static void pcompact_migratepages(void *data, PCOMPACT_MIGRATEPAGES_FIRST_ARG,
+				  unsigned int nr_succeeded)
+{
+	int nid;
+
+	for_each_node_state(nid, N_MEMORY) {
+		struct pcompact_node *pn = pcompact_hooks_node(nid);
+
+		if (pn && READ_ONCE(pn->task) == current) {
+			atomic64_add(nr_succeeded, &pn->kernel_migrated);
+			return;
+		}
+	}
+}
+
 /**
  * struct pcompact_tracepoint_hook - a kernel tracepoint found by name.
  * @name:	the tracepoint's name.
@@ -173,10 +198,32 @@ struct pcompact_tracepoint_hook {
 	int err;
 };
 
-static struct pcompact_tracepoint_hook pcompact_tracepoints[] = {
-	{ .name = "mm_compaction_kcompactd_wake", .probe = pcompact_kcompactd_wake },
-	{ .name = "mm_vmscan_kswapd_wake", .probe = pcompact_kswapd_wake },
+enum {
+	PCOMPACT_TP_KCOMPACTD_WAKE,
+	PCOMPACT_TP_KSWAPD_WAKE,
+	PCOMPACT_TP_MIGRATEPAGES,
+	PCOMPACT_TP_COUNT,
 };
+
+static struct pcompact_tracepoint_hook pcompact_tracepoints[PCOMPACT_TP_COUNT] = {
+	[PCOMPACT_TP_KCOMPACTD_WAKE] = { .name = "mm_compaction_kcompactd_wake",
+					 .probe = pcompact_kcompactd_wake },
+	[PCOMPACT_TP_KSWAPD_WAKE] = { .name = "mm_vmscan_kswapd_wake",
+				      .probe = pcompact_kswapd_wake },
+	[PCOMPACT_TP_MIGRATEPAGES] = { .name = "mm_compaction_migratepages",
+				       .probe = pcompact_migratepages },
+};
+
+/**
+ * pcompact_hooks_count_migrations() - whether each node's count of the pages
+ * its thread's calls of the kernel's compaction migrated is kept.
+ *
+ * Return: true while the mm_compaction_migratepages hook is attached.
+ */
+bool pcompact_hooks_count_migrations(void)
+{
+	return !pcompact_tracepoints[PCOMPACT_TP_MIGRATEPAGES].err;
+}
 
 static const char *pcompact_stall_symbol;
 static int pcompact_stall_err = -ENOENT;

@@ -136,6 +136,8 @@ struct pcompact_stats {
  * @free_blocks:	free blocks of the order that matters at the last sample.
  * @reserve:		free blocks the node keeps for its demand (reserve_ms).
  * @deferred_until:	jiffies before which no round starts.
+ * @kernel_migrated:	pages the kernel's compaction migrated while the
+ *			node's thread ran it (engine=node-sysfs; hooks.c).
  * @kernel_fruitless:	the node's last call of the kernel's compaction
  *			(engine=node-sysfs) made no progress (only the node's
  *			thread uses it).
@@ -164,6 +166,7 @@ struct pcompact_node {
 	unsigned long free_blocks;
 	unsigned long reserve;
 	unsigned long deferred_until;
+	atomic64_t kernel_migrated;
 	bool kernel_fruitless;
 	struct kobject *kobj;
 	unsigned long scan_cursor[MAX_NR_ZONES];
@@ -316,6 +319,7 @@ int pcompact_hooks_init(void);
 void pcompact_hooks_exit(void);
 ssize_t pcompact_hooks_show(char *buf);
 bool pcompact_hooks_stalled_since(u64 since_ns);
+bool pcompact_hooks_count_migrations(void);
 
 /* sysfs.c */
 int pcompact_sysfs_init(void);

@@ -8,6 +8,7 @@ insmod /pc/module/pcompact.ko || fail "insmod"
 cat $PC_SYS/hooks
 grep -q 'tracepoint:mm_vmscan_kswapd_wake attached' $PC_SYS/hooks || fail "kswapd hook not attached"
 grep -q 'tracepoint:mm_compaction_kcompactd_wake attached' $PC_SYS/hooks || fail "kcompactd hook not attached"
+grep -q 'tracepoint:mm_compaction_migratepages attached' $PC_SYS/hooks || fail "migratepages hook not attached"
 grep -q '^kretprobe:.* attached' $PC_SYS/hooks || fail "direct compaction kretprobe not attached"
 for nid in $(nodes_with_memory); do
 	d=$PC_SYS/node$nid

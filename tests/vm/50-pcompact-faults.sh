@@ -148,7 +148,7 @@ assert_pcompact_gone "$orig" "fault=bogus"
 # (a probe left registered by one of the failed loads above would crash
 # the kernel when kswapd wakes).
 insmod $KO || fail "insmod without faults"
-grep -c ' attached$' $PC_SYS/hooks | grep -qx 3 || fail "hooks: $(cat $PC_SYS/hooks)"
+grep -c ' attached$' $PC_SYS/hooks | grep -qx 4 || fail "hooks: $(cat $PC_SYS/hooks)"
 before=$(node_stat_sum kswapd_wakes)
 wake_kswapd || fail "could not wake kswapd"
 wait_for "[ \$(node_stat_sum kswapd_wakes) -gt $before ]" 30 ||

@@ -64,7 +64,7 @@ while [ $i -lt $CYCLES ]; do
 	i=$((i + 1))
 	modprobe pcompact proactiveness=100 interval_ms=10 max_defer_shift=0 ||
 		fail "cycle $i: modprobe"
-	grep -c ' attached$' $PC_SYS/hooks | grep -qx 3 || fail "cycle $i: hooks $(tr '\n' ';' < $PC_SYS/hooks)"
+	grep -c ' attached$' $PC_SYS/hooks | grep -qx 4 || fail "cycle $i: hooks $(tr '\n' ';' < $PC_SYS/hooks)"
 	if wait_for "grep -q -x compacting $PC_SYS/node*/state" 20; then
 		caught=$((caught + 1))
 	else
