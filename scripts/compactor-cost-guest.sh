@@ -91,6 +91,16 @@ khh_blocks_now() {
 	esac
 }
 
+# pcompact_rounds_now: "ROUNDS FALLBACKS", pcompact's rounds and engine
+# fallbacks (a node-sysfs call that made no progress, then the contig
+# engine) on every node since it was loaded for this arm; "0 0" when it
+# is not loaded (the kernel's arm).
+pcompact_rounds_now() {
+	[ -d /sys/kernel/pcompact ] || { echo "0 0"; return; }
+	cat /sys/kernel/pcompact/node*/rounds | awk '{ s += $1 } END { printf "%d ", s }'
+	cat /sys/kernel/pcompact/node*/engine_fallbacks | awk '{ s += $1 } END { printf "%d\n", s }'
+}
+
 # observed: "SAMPLES EVENTS", what the window's observers saw: the sampler's
 # passes over /proc/buddyinfo (the lead's included) and the events the trace
 # took (kept or overwritten); "0 0" when they did not run.
@@ -121,6 +131,7 @@ run_arm() {
 	mech_on
 	wait_idle
 	_after=$(counters)
+	_rounds=$(pcompact_rounds_now)
 	_khh_after=$(khh_blocks_now)
 	stop_sampler
 	stream_trace_stop
@@ -138,11 +149,13 @@ run_arm() {
 	_pcp=$(pcp_pages)
 	stop_frag
 	mech_off
-	echo "$2 $3 $1 $_before $_after $_pcp $_busy $_observed $_khh_after" | awk -v w="$IDLE_S" '{
+	echo "$2 $3 $1 $_before $_after $_pcp $_busy $_observed $_khh_after $_rounds" |
+		awk -v w="$IDLE_S" '{
 		k = ($12 - $4) / 1e6; p = ($13 - $5) / 1e6
-		printf "%d,%d,%s,%s,%.3f,%.3f,%.3f,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%s,%s,%d,%d,%d,%d\n",
+		printf "%d,%d,%s,%s,%.3f,%.3f,%.3f,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%s,%s,%d,%d,%d,%d,%d,%d\n",
 			$1, $2, $3, w, k + p, k, p, $6, $14, $14 - $6, $15 - $7,
-			$16 - $8, $17 - $9, $10, $18, $20, $21, $11, $19, $22, $23, $24, $25 }' >&3
+			$16 - $8, $17 - $9, $10, $18, $20, $21, $11, $19, $22, $23, $24, $25,
+			$26, $27 }' >&3
 }
 
 main_cost() {
@@ -160,7 +173,7 @@ main_cost() {
 		"blocks_before,blocks_after,blocks_created,pages_migrated,migrate_scanned," \
 		"free_scanned,max_score_before,max_score_after,pcp_pages_after,busy_at_end," \
 		"node_scores_before,node_scores_after,sampler_samples,trace_events," \
-		"whole_blocks_after,held_blocks_after" |
+		"whole_blocks_after,held_blocks_after,pcompact_rounds,engine_fallbacks" |
 		tr -d ' ' >&3
 	_rep=1
 	while [ "$_rep" -le "$COST_REPEATS" ]; do

@@ -39,6 +39,9 @@ OBSERVER_COLUMNS = ("sampler_samples", "trace_events")
 # bench's stream start: whole, and held (every page free, some on the
 # per-CPU lists); None in rows written before the guest counted them.
 KHUGEHOG_COLUMNS = ("whole_blocks_after", "held_blocks_after")
+# pcompact's rounds and engine fallbacks on every node in the window (0 for
+# the kernel's arm); None in rows written before the guest counted them.
+ROUND_COLUMNS = ("pcompact_rounds", "engine_fallbacks")
 
 
 def parse_node_scores(text):
@@ -66,7 +69,8 @@ def parse_rows(dict_rows, boot):
             raise ValueError(f"boot {boot} row {i}: no arm")
         converters = ([(c, int) for c in INT_COLUMNS] + [(c, float) for c in FLOAT_COLUMNS]
                       + [(c, parse_node_scores) for c in NODE_SCORE_COLUMNS]
-                      + [(c, optional_int) for c in OBSERVER_COLUMNS + KHUGEHOG_COLUMNS])
+                      + [(c, optional_int) for c in OBSERVER_COLUMNS + KHUGEHOG_COLUMNS
+                                                           + ROUND_COLUMNS])
         for col, convert in converters:
             try:
                 typed[col] = convert(row[col] if convert in (int, float) else row.get(col))

@@ -19,11 +19,11 @@ HEADER = ("repeat,position,arm,window_s,compactor_cpu_ms,kcompactd_ms,pcompactd_
           "blocks_before,blocks_after,blocks_created,pages_migrated,migrate_scanned,"
           "free_scanned,max_score_before,max_score_after,pcp_pages_after,busy_at_end,"
           "node_scores_before,node_scores_after,sampler_samples,trace_events,"
-          "whole_blocks_after,held_blocks_after").split(",")
+          "whole_blocks_after,held_blocks_after,pcompact_rounds,engine_fallbacks").split(",")
 
 
 def row(repeat, arm, cpu_ms, pages, blocks, position=1, busy=0, scores=("94;93", "18;20"),
-        observed=(0, 0), held=0):
+        observed=(0, 0), held=0, rounds=None, fallbacks=0):
     return {"repeat": repeat, "position": position, "arm": arm, "window_s": 10,
             "compactor_cpu_ms": cpu_ms, "kcompactd_ms": cpu_ms if arm == "kernel" else 0,
             "pcompactd_ms": 0 if arm == "kernel" else cpu_ms, "blocks_before": 60,
@@ -32,7 +32,9 @@ def row(repeat, arm, cpu_ms, pages, blocks, position=1, busy=0, scores=("94;93",
             "max_score_after": 18, "pcp_pages_after": 1000, "busy_at_end": busy,
             "node_scores_before": scores[0], "node_scores_after": scores[1],
             "sampler_samples": observed[0], "trace_events": observed[1],
-            "whole_blocks_after": 60 + blocks, "held_blocks_after": held}
+            "whole_blocks_after": 60 + blocks, "held_blocks_after": held,
+            "pcompact_rounds": 0 if arm == "kernel" else (2 if rounds is None else rounds),
+            "engine_fallbacks": fallbacks}
 
 
 def typed(rows, boot):
@@ -177,6 +179,20 @@ def test_report_reads_the_boots_and_writes_readme_and_summary(tmp_path, capsys):
     assert capsys.readouterr().out.startswith("# Compactor cost")
 
 
+def test_report_counts_pcompact_runs_that_took_more_rounds_than_nodes(tmp_path):
+    report = load_script("compactor-cost-report")
+    write_boot(tmp_path, 1, [row(1, "kernel", 1000, 50000, 400),
+                             row(1, "pcompact", 1100, 50000, 400, rounds=3),
+                             row(2, "kernel", 1000, 50000, 400),
+                             row(2, "pcompact", 1100, 50000, 400, rounds=2, fallbacks=1),
+                             row(3, "kernel", 1000, 50000, 400),
+                             row(3, "pcompact", 1100, 50000, 400, rounds=4)])
+    assert report.main([str(tmp_path)]) == 0
+    text = (tmp_path / "README.md").read_text()
+    assert ("pcompact's rounds in the window: pcompact median 3 a run, more rounds than nodes"
+            " in 2 of 3, an engine fallback in 1") in text
+
+
 def test_report_says_what_the_observers_saw(tmp_path):
     report = load_script("compactor-cost-report")
     write_boot(tmp_path, 1, [row(1, "kernel", 1000, 50000, 400, observed=(240, 9000)),
@@ -200,6 +216,7 @@ def test_report_reads_rows_from_before_the_node_scores_and_observers(tmp_path):
     assert "Node scores: not recorded in every row" in text
     assert "Observers: not recorded in every row" in text
     assert "held blocks counted (the bench's head start) | n/a x" in text
+    assert "pcompact's rounds: not recorded in every row" in text
 
 
 def test_report_refuses_a_directory_without_boots(tmp_path, capsys):
