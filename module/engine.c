@@ -814,8 +814,8 @@ static void pcompact_sysfs_watch_fn(struct work_struct *work)
  * back-off.  SIGKILL is let in only while it runs; stopping the thread
  * (rmmod) sends it too.  Returns false if the call ended by itself and left
  * the node's score and free pageblocks where they were: the node's own
- * measure, as the migration counter is global and the other nodes' calls
- * run at the same time.
+ * measure, as what the call migrated says nothing of blocks freed (and,
+ * without the migratepages hook, counts the other nodes' calls too).
  */
 static bool pcompact_engine_node_sysfs(struct pcompact_round *round)
 {

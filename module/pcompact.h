@@ -38,7 +38,10 @@ enum pcompact_state {
  * struct pcompact_stats - per-node counters, only ever increasing.
  * @rounds:		compaction rounds started (score above high).
  * @blocks_freed:	pageblocks the engine emptied and gave back as free.
- * @pages_migrated:	pages migrated while the engine worked (PGMIGRATE_SUCCESS).
+ * @pages_migrated:	pages the engine migrated: the in-use pages of each range
+ *			the contig engine emptied; what the node's own calls
+ *			of the kernel's compaction migrated (hooks.c), or
+ *			without that hook PGMIGRATE_SUCCESS over each call.
  * @failed_blocks:	blocks the engine tried and could not empty.
  * @skipped_unmovable:	blocks not tried because they hold unmovable pages.
  * @skipped_type:	blocks not tried because their pageblock type is not
