@@ -921,6 +921,8 @@ bool pcompact_engine_backs_off_for_stalls(void)
 	       pcompact_stalled_lately();
 }
 
+static void pcompact_engine_drain_first(struct pcompact_round *round);
+
 /**
  * pcompact_engine_run() - one compaction round on a node.
  * @round:	what to do; the counters and stop reason are filled in.
@@ -976,6 +978,15 @@ void pcompact_engine_run(struct pcompact_round *round)
 			bool progress;
 
 			round->route = PCOMPACT_ROUTE_KERNEL;
+			if (READ_ONCE(pcompact_drain_before_call)) {
+				round->unevictable_ok = pcompact_unevictable_allowed();
+				pcompact_engine_drain_first(round);
+				/* The drain alone may have got there: no call to make. */
+				if (pcompact_node_at_target(pcompact_score_node(round->nid,
+										round->order),
+							    round->low))
+					return;
+			}
 			progress = pcompact_engine_node_sysfs(round);
 
 			/* A round out of room called nothing: no news of the kernel's. */
@@ -1063,14 +1074,23 @@ static int pcompact_block_free_state(struct zone *zone, unsigned long start,
 	return PCOMPACT_FREE_HELD;
 }
 
-/* The first held pageblock of @zone (pcompact_block_free_state()), or 0. */
-static unsigned long pcompact_find_held_block(struct zone *zone)
+/*
+ * The first held pageblock of @zone (pcompact_block_free_state()), or with
+ * @whole_too the first held or whole movable one, or 0.  A whole block of
+ * another migratetype is left alone: alloc_contig_range() gives a range back
+ * as the migratetype it was called with.
+ */
+static unsigned long pcompact_find_free_block(struct zone *zone, bool whole_too)
 {
 	unsigned long pfn = ALIGN(zone->zone_start_pfn, pageblock_nr_pages);
 	unsigned long end = zone_end_pfn(zone), free_end = pfn;
 
 	for (; pfn + pageblock_nr_pages <= end; pfn += pageblock_nr_pages) {
-		if (pcompact_block_free_state(zone, pfn, &free_end) == PCOMPACT_FREE_HELD)
+		int state = pcompact_block_free_state(zone, pfn, &free_end);
+
+		if (state == PCOMPACT_FREE_HELD ||
+		    (whole_too && state == PCOMPACT_FREE_WHOLE &&
+		     pcompact_pageblock_migratetype(pfn) == MIGRATE_MOVABLE))
 			return pfn;
 		cond_resched();
 	}
@@ -1141,7 +1161,7 @@ void pcompact_engine_flush_pcp(struct pcompact_round *round)
 
 		if (!populated_zone(zone) || pcompact_headroom_blocks(zone) < 2)
 			continue;
-		pfn = pcompact_find_held_block(zone);
+		pfn = pcompact_find_free_block(zone, false);
 		if (pfn && !pcompact_flush_zone(zone, pfn))
 			flushes++;
 	}
@@ -1153,6 +1173,91 @@ void pcompact_engine_flush_pcp(struct pcompact_round *round)
 		round->pcp_flush_blocks += after - before;
 		round->blocks_freed += after - before;
 	}
+}
+
+/* Free pages on @zone's per-CPU lists, summed racily over the online CPUs. */
+static unsigned long pcompact_zone_pcp_pages(struct zone *zone)
+{
+	unsigned long pages = 0;
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		pages += max(READ_ONCE(per_cpu_ptr(zone->per_cpu_pageset, cpu)->count), 0);
+	return pages;
+}
+
+/*
+ * The first movable pageblock of the zone with at most half its pages in
+ * use, or 0: one the contig engine would empty too.
+ */
+static unsigned long pcompact_find_cheap_block(const struct pcompact_scan *scan)
+{
+	struct zone *zone = scan->zone;
+	unsigned long pfn = ALIGN(zone->zone_start_pfn, pageblock_nr_pages);
+	unsigned long end = zone_end_pfn(zone), free_end = pfn;
+	unsigned int in_use;
+
+	for (; pfn + pageblock_nr_pages <= end; pfn += pageblock_nr_pages) {
+		if (pcompact_scan_block(scan, pfn, &free_end, &in_use) == PCOMPACT_BLOCK_MOVABLE &&
+		    in_use <= pageblock_nr_pages / 2)
+			return pfn;
+		cond_resched();
+	}
+	return 0;
+}
+
+/*
+ * Before a call of the kernel's compaction (drain_before_call): its free
+ * scanner takes targets from the buddy lists only, so free pages parked on
+ * per-CPU lists (frag's frees, the sources of earlier migrations) count
+ * neither as targets nor toward the blocks it empties, and its scanners meet
+ * early.  Each zone whose lists hold a pageblock's worth or more is drained
+ * by one alloc_contig_range() call, which drains every CPU's lists of the
+ * zone once its range is isolated: on a free or held block, which moves
+ * nothing (pcompact_flush_zone()), or where the zone has none (a fragmented
+ * node often has not), on the first block at most half in use, which the
+ * call empties as the contig engine would.
+ */
+static void pcompact_engine_drain_first(struct pcompact_round *round)
+{
+	pg_data_t *pgdat = NODE_DATA(round->nid);
+	unsigned long before, after, gained, emptied, drains = 0;
+	unsigned long freed_before = round->blocks_freed;
+	int zid;
+
+	before = pcompact_free_blocks_node(round->nid, pageblock_order);
+	for (zid = MAX_NR_ZONES - 1; zid >= 0; zid--) {
+		struct zone *zone = &pgdat->node_zones[zid];
+		struct pcompact_scan scan = {
+			.zone = zone,
+			.unevictable_ok = round->unevictable_ok,
+			.run_max_pairs = 1,
+		};
+		unsigned long pfn;
+
+		if (!populated_zone(zone) || pcompact_headroom_blocks(zone) < 2 ||
+		    pcompact_zone_pcp_pages(zone) < pageblock_nr_pages)
+			continue;
+		pfn = pcompact_find_free_block(zone, true);
+		if (pfn) {
+			if (!pcompact_flush_zone(zone, pfn))
+				drains++;
+			continue;
+		}
+		pfn = pcompact_find_cheap_block(&scan);
+		if (pfn && !pcompact_empty_range(&scan, pfn, 1, round))
+			drains++;
+	}
+	if (!drains)
+		return;
+	round->call_drains += drains;
+	after = pcompact_free_blocks_node(round->nid, pageblock_order);
+	gained = after > before ? after - before : 0;
+	round->call_drain_blocks += gained;
+	/* A block emptied to drain is in blocks_freed already (pcompact_empty_range()). */
+	emptied = round->blocks_freed - freed_before;
+	if (gained > emptied)
+		round->blocks_freed += gained - emptied;
 }
 
 /**

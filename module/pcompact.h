@@ -83,6 +83,9 @@ enum pcompact_state {
  * @pcp_flushes:	per-CPU list drains after rounds (flush_pcp), one per
  *			zone that held a free block back.
  * @pcp_flush_blocks:	free pageblocks the node gained over those drains.
+ * @call_drains:	per-CPU list drains before a call of the kernel's
+ *			compaction (drain_before_call), one per zone drained.
+ * @call_drain_blocks:	free pageblocks the node gained over those drains.
  */
 struct pcompact_stats {
 	atomic64_t rounds;
@@ -112,6 +115,8 @@ struct pcompact_stats {
 	atomic64_t headroom_stops;
 	atomic64_t pcp_flushes;
 	atomic64_t pcp_flush_blocks;
+	atomic64_t call_drains;
+	atomic64_t call_drain_blocks;
 };
 
 /**
@@ -188,6 +193,7 @@ extern bool pcompact_contig_when_stalled;
 extern bool pcompact_backoff_when_stalled;
 extern bool pcompact_progress_when_stalled;
 extern bool pcompact_contig_after_fallback;
+extern bool pcompact_drain_before_call;
 extern int pcompact_nice;
 extern unsigned int pcompact_proactiveness;
 extern int pcompact_wmark_low;
@@ -284,6 +290,9 @@ enum pcompact_route {
  *			in use, or any block for 0.
  * @pcp_flushes:	out: per-CPU list drains after the round (flush_pcp).
  * @pcp_flush_blocks:	out: free pageblocks the node gained over them.
+ * @call_drains:	out: per-CPU list drains before the round's call of the
+ *			kernel's compaction (drain_before_call).
+ * @call_drain_blocks:	out: free pageblocks the node gained over them.
  */
 struct pcompact_round {
 	int nid;
@@ -309,6 +318,8 @@ struct pcompact_round {
 	unsigned int max_used;
 	unsigned long pcp_flushes;
 	unsigned long pcp_flush_blocks;
+	unsigned long call_drains;
+	unsigned long call_drain_blocks;
 };
 
 int pcompact_engine_check(int engine);

@@ -156,6 +156,8 @@ PCOMPACT_COUNTER_ATTR(fed_stall_rounds);
 PCOMPACT_COUNTER_ATTR(headroom_stops);
 PCOMPACT_COUNTER_ATTR(pcp_flushes);
 PCOMPACT_COUNTER_ATTR(pcp_flush_blocks);
+PCOMPACT_COUNTER_ATTR(call_drains);
+PCOMPACT_COUNTER_ATTR(call_drain_blocks);
 
 static struct attribute *pcompact_node_attrs[] = {
 	&pcompact_attr_score.attr,
@@ -194,6 +196,8 @@ static struct attribute *pcompact_node_attrs[] = {
 	&pcompact_attr_headroom_stops.kattr.attr,
 	&pcompact_attr_pcp_flushes.kattr.attr,
 	&pcompact_attr_pcp_flush_blocks.kattr.attr,
+	&pcompact_attr_call_drains.kattr.attr,
+	&pcompact_attr_call_drain_blocks.kattr.attr,
 	NULL,
 };
 

@@ -54,7 +54,8 @@ PCOMPACT_COUNTERS = ("rounds", "blocks_freed", "pages_migrated", "failed_blocks"
                      "backoffs_contention", "compact_ms", "direct_stalls", "stall_wakes",
                      "reserve_rounds", "engine_fallbacks", "headroom_stops", "pcp_flushes",
                      "pcp_flush_blocks", "quiet_contig_rounds", "stalled_contig_rounds",
-                     "backoffs_stall", "fed_stall_rounds", "fallback_contig_rounds")
+                     "backoffs_stall", "fed_stall_rounds", "fallback_contig_rounds",
+                     "call_drains", "call_drain_blocks")
 
 
 class ScenarioError(Exception):
@@ -1497,7 +1498,8 @@ def runs_markdown(ctx, targets, run_rows, aggregated, order, like=None,
     L += _table_section(
         "Options against plain pcompact",
         "Each scenario that is pcompact with one more parameter, against its plain scenario "
-        "(pcompact, or bursts-pcompact for a bursts option) in the same run: ratio of the "
+        "(pcompact, bursts-pcompact for a bursts option, pcompact-p80 for pcompact-p80-<x>) "
+        "in the same run: ratio of the "
         "medians over the runs that count, 95% bootstrap interval. "
         "**better** or **worse** only when the whole interval lies on one side of 1; otherwise "
         "**unsettled**.",

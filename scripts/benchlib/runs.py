@@ -570,17 +570,28 @@ BURST_OPTION_METRICS = [
 BURST_OPTION_BASE = "bursts-pcompact"
 
 
+# An option at proactiveness 80 (pcompact-p80-<x>) against pcompact-p80: the
+# drain's option metrics and what issue 13's p80 targets add.
+P80_OPTION_BASE = "pcompact-p80"
+P80_OPTION_METRICS = OPTION_METRICS + [
+    ("compactor CPU per block created", ("khugehog", "compactor_cpu_ms_per_block_created"),
+     "le"),
+    ("pages migrated per block created", ("khugehog", "migrated_per_block_created"), "le"),
+]
+
+
 def _option_base(name):
     """The plain scenario an option scenario (<plain>-<x>) stands in for:
-    sweep-pcompact, bursts-pcompact or pcompact."""
-    for base in (SWEEP_OPTION_BASE, BURST_OPTION_BASE):
+    sweep-pcompact, bursts-pcompact, pcompact-p80 or pcompact."""
+    for base in (SWEEP_OPTION_BASE, BURST_OPTION_BASE, P80_OPTION_BASE):
         if name.startswith(base + "-"):
             return base
     return OPTION_BASE
 
 
 # What each plain scenario's options are compared with it on.
-_OPTION_METRICS_BY_BASE = {OPTION_BASE: OPTION_METRICS, BURST_OPTION_BASE: BURST_OPTION_METRICS}
+_OPTION_METRICS_BY_BASE = {OPTION_BASE: OPTION_METRICS, BURST_OPTION_BASE: BURST_OPTION_METRICS,
+                           P80_OPTION_BASE: P80_OPTION_METRICS}
 
 
 def _option_verdict(est, lo, hi, want, runs=None):

@@ -275,6 +275,21 @@ ALL += [
              "below the kernel's low threshold", "wmark_low=75 wmark_high=90"),
 ]
 
+# Issue 13's compactor CPU per block at proactiveness 80: in the 6.12 bench
+# (results/p80-612-current*) node 1's calls of the kernel's compaction took
+# about 220 free pages per pageblock their free scanner read, node 0's 310-335,
+# and in 10 of 20 boots node 1's first call had its scanners meet with the
+# score at 45-82, having migrated as many pages as a call that reached the
+# target: frag's frees sit on the per-CPU lists, which the free scanner does
+# not read.  Compared with pcompact-p80 (its option base):
+# `scripts/bench --scenarios kernel-p80,pcompact-p80,pcompact-p80-drain`.
+ALL += [
+    Scenario("pcompact-p80-drain", "module", 80, ("khugehog", "thp"),
+             "pcompact.ko proactiveness=80 drain_before_call=1: each call of the kernel's "
+             "compaction comes after a drain of the per-CPU lists that hold free pages",
+             "drain_before_call=1", "call_drains"),
+]
+
 
 def _sampling_scenarios(tag, module_args, what):
     """The drain, unmovable and sweep scenarios of one sampling pace:

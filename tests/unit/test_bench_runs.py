@@ -96,6 +96,30 @@ def test_option_targets_put_the_option_in_plain_pcompacts_place():
     assert plain["pcompact mean <= 0.5 x kernel mean"]["verdict"] == stats.MISSED
 
 
+def test_p80_option_against_pcompact_p80_and_in_its_place():
+    """An option at proactiveness 80 stands in for pcompact-p80, not for
+    plain pcompact at 20, and is compared on compactor CPU per block too."""
+    def p80_run(mean, cpu):
+        return cost_run(mean, 2 * mean, cpu, 150)
+
+    rs = {"pcompact": [p80_run(100, 9.0) for _ in range(5)],
+          "pcompact-p80": [p80_run(m, c) for m, c in
+                           ((500, 3.0), (520, 3.2), (480, 3.1), (510, 2.9), (490, 3.3))],
+          "pcompact-p80-drain": [p80_run(m, c) for m, c in
+                                 ((300, 2.0), (310, 2.1), (290, 2.2), (305, 1.9), (295, 2.0))],
+          "kernel-p80": [p80_run(400, 2.5) for _ in range(5)]}
+    assert runs._option_base("pcompact-p80-drain") == "pcompact-p80"
+    o = {(x["option"], x["metric"]): x
+         for x in runs.evaluate_options(rs, ["pcompact-p80-drain"], seed=5)}
+    assert o[("pcompact-p80-drain", "mean")]["verdict"] == "better"
+    assert "pcompact-p80 500" in o[("pcompact-p80-drain", "mean")]["measured"]
+    assert o[("pcompact-p80-drain", "compactor CPU per block created")]["verdict"] == "better"
+    t = {x["target"]: x for x in runs.evaluate_option_targets(rs, ["pcompact-p80-drain"], 7)}
+    cpu = t["pcompact-drain (proactiveness 80) compactor CPU per block created <= kernel (80)'s"]
+    assert cpu["verdict"] == stats.MET and "pcompact-p80-drain 2" in cpu["measured"]
+    assert not [k for k in t if not k.startswith("pcompact-drain (proactiveness 80)")]
+
+
 def cost_run(mean, p99, cpu_per_block, moved_per_block, inuse=128):
     r = run(1000, mean, 10)
     r["khugehog"]["latency"]["p99_us"] = p99

@@ -5,7 +5,7 @@
 . /pc/tests/vm/lib.sh
 
 KO=/pc/module/pcompact.ko
-PARAMS="enabled proactiveness wmark_low wmark_high order interval_ms stall_wake_ms reserve_ms any_cpu flush_pcp contig_when_quiet contig_when_stalled backoff_when_stalled progress_when_stalled contig_after_fallback nice max_defer_shift quota_ms run_max_mb stall_run_mb engine nodes takeover"
+PARAMS="enabled proactiveness wmark_low wmark_high order interval_ms stall_wake_ms reserve_ms any_cpu flush_pcp contig_when_quiet contig_when_stalled backoff_when_stalled progress_when_stalled contig_after_fallback drain_before_call nice max_defer_shift quota_ms run_max_mb stall_run_mb engine nodes takeover"
 # name|value pairs that must be refused, one per line.
 BAD="enabled|maybe
 enabled|
@@ -48,6 +48,8 @@ progress_when_stalled|mostly
 progress_when_stalled|-3
 contig_after_fallback|afterwards
 contig_after_fallback|7
+drain_before_call|before
+drain_before_call|4
 nice|20
 nice|-21
 nice|calm

@@ -15,7 +15,7 @@ TIMEOUT=400
 
 SEED=${PC_FUZZ_SEED:-1}
 KO=/pc/module/pcompact.ko
-PARAMS="enabled proactiveness wmark_low wmark_high order interval_ms stall_wake_ms reserve_ms any_cpu flush_pcp contig_when_quiet contig_when_stalled backoff_when_stalled progress_when_stalled contig_after_fallback nice max_defer_shift quota_ms run_max_mb stall_run_mb engine nodes takeover"
+PARAMS="enabled proactiveness wmark_low wmark_high order interval_ms stall_wake_ms reserve_ms any_cpu flush_pcp contig_when_quiet contig_when_stalled backoff_when_stalled progress_when_stalled contig_after_fallback drain_before_call nice max_defer_shift quota_ms run_max_mb stall_run_mb engine nodes takeover"
 possible=$(cat /sys/devices/system/node/possible)
 long=$(awk 'BEGIN { while (n++ < 300) printf "a" }')
 digits=$(awk 'BEGIN { while (n++ < 200) printf "9" }')
@@ -157,7 +157,7 @@ expect() {
 		if (p == "enabled" || p == "takeover" || p == "any_cpu" || p == "flush_pcp" ||
 		    p == "contig_when_quiet" || p == "contig_when_stalled" ||
 		    p == "backoff_when_stalled" || p == "progress_when_stalled" ||
-		    p == "contig_after_fallback") r = bool(v)
+		    p == "contig_after_fallback" || p == "drain_before_call") r = bool(v)
 		else if (p == "proactiveness") r = range(v, 0, 100)
 		else if (p == "wmark_low") r = range(v, -1, 100)
 		else if (p == "wmark_high") { r = range(v, -1, 100); if (r != "bad" && r != "ok -1" && substr(r, 4) + 0 < 80) r = "bad" }

@@ -1,0 +1,89 @@
+# SPDX-License-Identifier: GPL-2.0
+# drain_before_call: with engine=node-sysfs, a round drains the per-CPU lists
+# of its node's zones before it calls the kernel's compaction, so that the
+# call's free scanner sees the pages parked there (frag's frees, right after
+# it fragments).  Seen from the kernel's side, with a kprobe on
+# drain_all_pages() (alloc_contig_range() calls it once its range is
+# isolated; the functions it calls, where they are not inlined) and the
+# compaction tracepoints:
+# - off (the default), a node's pcompactd calls the kernel's compaction
+#   before it drains anything (its fallback to contig, if any, drains after);
+# - on, it drains first, on every node whose lists held a pageblock's worth
+#   when compaction was switched on (call_drains counts it);
+# - frag --verify then finds every page it keeps intact: the drain takes a
+#   free block and gives it back, or, where the zone has none, empties a
+#   block at most half in use as the contig engine does.
+TIMEOUT=600
+. /pc/tests/vm/lib.sh
+
+KPROBES=/sys/kernel/tracing/kprobe_events
+[ -w $KPROBES ] || skip "no kprobe events in this kernel ($KPROBES)"
+# Leave no probe behind, whatever ends the test.
+trap 'echo 0 > /sys/kernel/tracing/events/pctest/enable 2>/dev/null; echo > $KPROBES 2>/dev/null' EXIT
+# Every function of the drain that the kernel kept out of line: the compiler
+# may inline drain_all_pages() into alloc_contig_range(), its neighbour.
+probed=""
+for fn in __drain_all_pages drain_all_pages drain_pages_zone; do
+	grep -q -E "^[0-9a-f]+ [tT] $fn\$" /proc/kallsyms || continue
+	echo "p:pctest/drain_$fn $fn" >> $KPROBES || fail "cannot probe $fn"
+	probed="$probed $fn"
+done
+[ -n "$probed" ] || skip "none of the per-CPU list drain's functions can be probed here"
+note "probed:$probed"
+
+insmod /pc/module/pcompact.ko enabled=0 engine=node-sysfs interval_ms=10 || fail "insmod"
+[ "$(cat $PC_PARAM/drain_before_call)" = N ] ||
+	fail "drain_before_call is $(cat $PC_PARAM/drain_before_call) by default"
+
+# first_of NID: what the node's pcompactd did first in the trace, "drain"
+# (drain_all_pages) or "call" (the kernel's compaction began), or "none".
+first_of() {
+	_fo_pid=$(kthread_pid "pcompactd$1")
+	[ -n "$_fo_pid" ] || fail "no pcompactd$1"
+	awk -v pid="$_fo_pid" '
+		{ task = $1; sub(/.*-/, "", task) }
+		task != pid { next }
+		/ drain_[_a-z]+: / { print "drain"; found = 1; exit }
+		/ mm_compaction_begin: / { print "call"; found = 1; exit }
+		END { if (!found) print "none" }' /sys/kernel/tracing/trace
+}
+
+# phase: fragment anew, note each node's per-CPU list pages (PCP_<N>) and
+# compact every node of ABOVE to its end with both events traced.
+phase() {
+	start_frag --verify
+	fragmented_nodes 70
+	for nid in $ABOVE; do
+		eval "PCP_$nid=$(pcp_pages "$nid")"
+	done
+	compact_traced pctest compaction/mm_compaction_begin
+}
+
+# Off: the call comes first.
+phase
+for nid in $ABOVE; do
+	first=$(first_of "$nid")
+	eval "pcp=\$PCP_$nid"
+	note "off, node $nid: $pcp pages on its per-CPU lists, first: $first"
+	[ "$first" != drain ] || fail "node $nid drained before its call with drain_before_call N"
+done
+[ "$(node_stat_sum call_drains)" -eq 0 ] || fail "drain_before_call N counted $(node_stat_sum call_drains) drains"
+stop_frag >/dev/null 2>&1
+
+# On: the drain comes first on every node whose lists held a pageblock.
+echo Y > $PC_PARAM/drain_before_call || fail "drain_before_call Y refused"
+phase
+checked=0
+for nid in $ABOVE; do
+	first=$(first_of "$nid")
+	eval "pcp=\$PCP_$nid"
+	note "on, node $nid: $pcp pages on its per-CPU lists, first: $first, $(node_stat "$nid" call_drains) drains gained $(node_stat "$nid" call_drain_blocks) blocks"
+	[ "$pcp" -ge 512 ] || continue
+	checked=$((checked + 1))
+	[ "$first" = drain ] || fail "node $nid: $pcp pages on its per-CPU lists and its first act was '$first', not a drain; its first events: $(awk -v pid="$(kthread_pid "pcompactd$nid")" '{ task = $1; sub(/.*-/, "", task) } task == pid' /sys/kernel/tracing/trace | head -3 | tr -s ' ')"
+	[ "$(node_stat "$nid" call_drains)" -ge 1 ] || fail "node $nid drained, call_drains is 0"
+done
+[ "$checked" -gt 0 ] || skip "no node had a pageblock's worth of pages on its per-CPU lists after frag"
+verify_frag "after the drains"
+rmmod pcompact || fail "rmmod"
+check_dmesg_clean
