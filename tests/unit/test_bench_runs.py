@@ -2167,3 +2167,52 @@ def test_drain_phase_costs_split_the_compactor_cpu_at_the_stream_start():
     out = report.cost_summary(summary, [], None, "")
     assert (out["compactor_cpu_ms_per_block_head_start"],
             out["compactor_cpu_ms_per_block_stream"]) == (5.0, 3.0)
+
+
+def test_head_start_calls_classifies_each_call_and_counts_empty_free_blocks(tmp_path, capsys):
+    mod = load_script("head-start-calls")
+
+    def line(pid, t, event, fields):
+        return f"  <...>-{pid} [000] ..... {t}: {event}: {fields}\n"
+
+    def end(pid, t, migrate, free, status):
+        return line(pid, t, "mm_compaction_end", f"zone_start=0x60000 migrate_pfn={migrate} "
+                    f"free_pfn={free} zone_end=0xbffe0, mode=sync status={status}")
+
+    def freepages(pid, t, start, taken):
+        return line(pid, t, "mm_compaction_isolate_freepages",
+                    f"range=({start} ~ 0xbf800) nr_scanned=512 nr_taken={taken}")
+
+    # pcompactd0 (192): a contig call's free pages (before pcompact_range)
+    # are not its kernel call's; the call read two blocks, took from one,
+    # migrated 200 pages and met mid-zone.
+    trace = (line(192, 23.80, "pcompact_round_begin", "nid=0 score=94 low=20 high=30")
+             + freepages(192, 23.81, "0x70000", 500)
+             + line(192, 23.82, "pcompact_range", "nid=0 pfn=0x70000 nr_blocks=2 in_use=256 "
+                    "err=0 elapsed_ns=1")
+             + freepages(192, 23.83, "0xbf600", 384) + freepages(192, 23.84, "0xbf500", 0)
+             + freepages(192, 23.85, "0xbf200", 0)
+             + line(192, 23.86, "mm_compaction_migratepages", "nr_migrated=200 nr_failed=0")
+             + end(192, 23.90, "0x98000", "0x98100", "complete")
+             # A wall, then a call after the stream's start, which is left out.
+             + end(192, 23.95, "0x60400", "0x60400", "complete")
+             + freepages(192, 34.0, "0xbf000", 384) + end(192, 34.1, "0x90000", "0x90000",
+                                                          "complete")
+             # kcompactd0 (42) reaches its target; the DMA zone's call is left out.
+             + freepages(42, 23.75, "0xa0000", 380)
+             + end(42, 23.76, "0x90000", "0xa0000", "success")
+             + line(42, 23.77, "mm_compaction_end", "zone_start=0x1 migrate_pfn=0xe00 "
+                    "free_pfn=0xe00 zone_end=0x1000, mode=sync status=complete"))
+    _walls_run(tmp_path, "pcompact-p80/run-1", "module", trace, "margin")
+    _walls_run(tmp_path, "pcompact-p80/run-2-void1", "module", trace, "margin", void=True)
+    out = tmp_path / "calls.csv"
+    assert mod.main([str(tmp_path), "--csv", str(out)]) == 0
+    rows = list(csv.DictReader(open(out)))
+    assert [(r["thread"], r["ended"], r["migrated"], r["free_taken"], r["free_blocks"],
+             r["empty_blocks"]) for r in rows] == [
+        ("pcompactd", "met", "200", "384", "1", "2"), ("pcompactd", "wall", "0", "0", "0", "0"),
+        ("kcompactd", "stopped", "0", "380", "1", "0")]
+    text = capsys.readouterr().out
+    assert ("pcompact-p80 node 0: 3 calls in 1 runs, ended 1 / 1 / 1; free scanner's pageblocks "
+            "with nothing taken 1, pages migrated 100") in text
+    assert mod.main([str(tmp_path / "pcompact-p80" / "run-2-void1")]) == 2
