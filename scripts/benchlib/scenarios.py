@@ -282,10 +282,15 @@ ALL += [
 # score at 45-82, having migrated as many pages as a call that reached the
 # target: frag's frees sit on the per-CPU lists, which the free scanner does
 # not read.  Compared with pcompact-p80 (its option base):
-# `scripts/bench --scenarios kernel-p80,pcompact-p80,pcompact-p80-drain`.
+# `scripts/bench --scenarios kernel-p80,pcompact-p80,pcompact-p80-drain`;
+# at 20, with plain pcompact: `--scenarios kernel,pcompact,pcompact-drain`.
 ALL += [
     Scenario("pcompact-p80-drain", "module", 80, ("khugehog", "thp"),
              "pcompact.ko proactiveness=80 drain_before_call=1: each call of the kernel's "
+             "compaction comes after a drain of the per-CPU lists that hold free pages",
+             "drain_before_call=1", "call_drains"),
+    Scenario("pcompact-drain", "module", 20, ("khugehog", "thp"),
+             "pcompact.ko proactiveness=20 drain_before_call=1: each call of the kernel's "
              "compaction comes after a drain of the per-CPU lists that hold free pages",
              "drain_before_call=1", "call_drains"),
 ]
