@@ -524,13 +524,22 @@ static void pcompact_give_range(unsigned long pfn, unsigned long nr_pages,
 	struct page *held = pcompact_fault_hold(pfn, nr_pages);
 	unsigned long chunk;
 
-	if (PCOMPACT_CONTIG_FROZEN)
-		pcompact_contig_give_frozen(pfn, nr_pages);
-	else
-		for (chunk = pfn; chunk < pfn + nr_pages; chunk += 1UL << order)
+	for (chunk = pfn; chunk < pfn + nr_pages; chunk += 1UL << order)
+		if (PCOMPACT_CONTIG_FROZEN)
+			pcompact_contig_give_frozen(chunk, 1UL << order);
+		else
 			pcompact_free_unit(chunk, order);
 	pcompact_fault_release(held);
 }
+
+/*
+ * The order a lone pageblock goes back at where it should be seen at once:
+ * 6.1 and later park a freed page of pageblock order on the freeing CPU's
+ * per-CPU list (pcp_allowed_order(), for THP), where neither the score nor
+ * another CPU's allocation sees it, while two halves go to the buddy lists
+ * and merge there.
+ */
+#define PCOMPACT_LONE_BLOCK_ORDER	(pageblock_order - 1)
 
 /*
  * Empty @nr_blocks blocks at @pfn in one call and free them.  Returns 0, or
@@ -975,24 +984,30 @@ void pcompact_engine_run(struct pcompact_round *round)
 			   pn->kernel_fruitless) {
 			round->route = PCOMPACT_ROUTE_FALLBACK_CONTIG;
 		} else {
+			unsigned long migrated_before;
 			bool progress;
 
 			round->route = PCOMPACT_ROUTE_KERNEL;
 			if (READ_ONCE(pcompact_drain_before_call)) {
-				round->unevictable_ok = pcompact_unevictable_allowed();
 				pcompact_engine_drain_first(round);
-				/* The drain alone may have got there: no call to make. */
+				/*
+				 * The drain alone may have got there: the round
+				 * keeps its route and calls nothing, and the
+				 * node's last kernel call stays the one it knows.
+				 */
 				if (pcompact_node_at_target(pcompact_score_node(round->nid,
 										round->order),
 							    round->low))
 					return;
 			}
+			migrated_before = round->pages_migrated;
 			progress = pcompact_engine_node_sysfs(round);
 
 			/* A round out of room called nothing: no news of the kernel's. */
 			if (!round->out_of_room)
 				pn->kernel_fruitless = !progress &&
-					round->pages_migrated < PCOMPACT_FRUITLESS_PAGES;
+					round->pages_migrated - migrated_before <
+					PCOMPACT_FRUITLESS_PAGES;
 			if (progress)
 				return;
 			round->route = PCOMPACT_ROUTE_KERNEL_THEN_CONTIG;
@@ -1077,8 +1092,8 @@ static int pcompact_block_free_state(struct zone *zone, unsigned long start,
 /*
  * The first held pageblock of @zone (pcompact_block_free_state()), or with
  * @whole_too the first held or whole movable one, or 0.  A whole block of
- * another migratetype is left alone: alloc_contig_range() gives a range back
- * as the migratetype it was called with.
+ * another migratetype is left alone: the drain through it would give it back
+ * movable up to 6.15 (alloc_contig_range()'s migratetype argument).
  */
 static unsigned long pcompact_find_free_block(struct zone *zone, bool whole_too)
 {
@@ -1097,13 +1112,23 @@ static unsigned long pcompact_find_free_block(struct zone *zone, bool whole_too)
 	return 0;
 }
 
+static unsigned long pcompact_find_held_block(struct zone *zone)
+{
+	return pcompact_find_free_block(zone, false);
+}
+
+static unsigned long pcompact_find_free_or_held_block(struct zone *zone)
+{
+	return pcompact_find_free_block(zone, true);
+}
+
 /*
- * Drain @zone's per-CPU lists on every CPU through the held block at @pfn:
- * alloc_contig_range() drains them once the block is isolated, and nothing
- * in it moves.  The block goes back with its pair partner as one order-10
- * page where the partner is free too, as that order never sits on a
- * per-CPU list; alone, as order 9, it parks on this CPU's list, hidden in
- * turn.  Returns alloc_contig_range()'s error.
+ * Drain @zone's per-CPU lists on every CPU through the free or held block at
+ * @pfn: alloc_contig_range() drains them once the block is isolated, and
+ * nothing in it moves.  The block goes back with its pair partner as one
+ * order-10 page where the partner is free too; alone, in two halves
+ * (PCOMPACT_LONE_BLOCK_ORDER), so that neither sits on a per-CPU list.
+ * Returns alloc_contig_range()'s error.
  */
 static int pcompact_flush_zone(struct zone *zone, unsigned long pfn)
 {
@@ -1122,7 +1147,7 @@ static int pcompact_flush_zone(struct zone *zone, unsigned long pfn)
 	}
 	err = pcompact_contig_take(pfn, pfn + pageblock_nr_pages);
 	if (!err)
-		pcompact_give_range(pfn, pageblock_nr_pages, pageblock_order);
+		pcompact_give_range(pfn, pageblock_nr_pages, PCOMPACT_LONE_BLOCK_ORDER);
 	return err;
 }
 
@@ -1161,7 +1186,7 @@ void pcompact_engine_flush_pcp(struct pcompact_round *round)
 
 		if (!populated_zone(zone) || pcompact_headroom_blocks(zone) < 2)
 			continue;
-		pfn = pcompact_find_free_block(zone, false);
+		pfn = pcompact_find_held_block(zone);
 		if (pfn && !pcompact_flush_zone(zone, pfn))
 			flushes++;
 	}
@@ -1175,7 +1200,56 @@ void pcompact_engine_flush_pcp(struct pcompact_round *round)
 	}
 }
 
-/* Free pages on @zone's per-CPU lists, summed racily over the online CPUs. */
+/*
+ * The first movable pageblock of the zone with at most half its pages in
+ * use, with *@in_use set to their number, or 0 when there is none or the
+ * round must stop: one the contig engine would empty too.
+ */
+static unsigned long pcompact_find_cheap_block(const struct pcompact_scan *scan,
+					       struct pcompact_round *round,
+					       unsigned int *in_use)
+{
+	struct zone *zone = scan->zone;
+	unsigned long pfn = ALIGN(zone->zone_start_pfn, pageblock_nr_pages);
+	unsigned long end = zone_end_pfn(zone), free_end = pfn;
+
+	for (; pfn + pageblock_nr_pages <= end; pfn += pageblock_nr_pages) {
+		round->scanned_blocks++;
+		if (pcompact_scan_block(scan, pfn, &free_end, in_use) == PCOMPACT_BLOCK_MOVABLE &&
+		    *in_use <= pageblock_nr_pages / 2)
+			return pfn;
+		if (pcompact_must_stop(round, ktime_get_ns()))
+			return 0;
+		cond_resched();
+	}
+	return 0;
+}
+
+/*
+ * Empty the pageblock at @pfn, @in_use pages in use, so that its
+ * alloc_contig_range() call drains the zone's per-CPU lists, and give it
+ * back in two halves (PCOMPACT_LONE_BLOCK_ORDER).  Returns the call's error.
+ */
+static int pcompact_drain_through_block(struct pcompact_round *round, unsigned long pfn,
+					unsigned int in_use)
+{
+	u64 start = ktime_get_ns();
+	int err = pcompact_contig_take(pfn, pfn + pageblock_nr_pages);
+
+	trace_pcompact_range(round->nid, pfn, 1, in_use, err, ktime_get_ns() - start);
+	if (err)
+		return err;
+	pcompact_give_range(pfn, pageblock_nr_pages, PCOMPACT_LONE_BLOCK_ORDER);
+	round->pages_migrated += in_use;
+	return 0;
+}
+
+/*
+ * Free pages on @zone's per-CPU lists, summed over the online CPUs without
+ * their locks: a guess that only decides whether a drain is worth its cost
+ * (the drain itself takes the locks), and a CPU going offline has its lists
+ * drained by the kernel.
+ */
 static unsigned long pcompact_zone_pcp_pages(struct zone *zone)
 {
 	unsigned long pages = 0;
@@ -1187,77 +1261,63 @@ static unsigned long pcompact_zone_pcp_pages(struct zone *zone)
 }
 
 /*
- * The first movable pageblock of the zone with at most half its pages in
- * use, or 0: one the contig engine would empty too.
- */
-static unsigned long pcompact_find_cheap_block(const struct pcompact_scan *scan)
-{
-	struct zone *zone = scan->zone;
-	unsigned long pfn = ALIGN(zone->zone_start_pfn, pageblock_nr_pages);
-	unsigned long end = zone_end_pfn(zone), free_end = pfn;
-	unsigned int in_use;
-
-	for (; pfn + pageblock_nr_pages <= end; pfn += pageblock_nr_pages) {
-		if (pcompact_scan_block(scan, pfn, &free_end, &in_use) == PCOMPACT_BLOCK_MOVABLE &&
-		    in_use <= pageblock_nr_pages / 2)
-			return pfn;
-		cond_resched();
-	}
-	return 0;
-}
-
-/*
  * Before a call of the kernel's compaction (drain_before_call): its free
  * scanner takes targets from the buddy lists only, so free pages parked on
  * per-CPU lists (frag's frees, the sources of earlier migrations) count
  * neither as targets nor toward the blocks it empties, and its scanners meet
- * early.  Each zone whose lists hold a pageblock's worth or more is drained
- * by one alloc_contig_range() call, which drains every CPU's lists of the
- * zone once its range is isolated: on a free or held block, which moves
- * nothing (pcompact_flush_zone()), or where the zone has none (a fragmented
- * node often has not), on the first block at most half in use, which the
- * call empties as the contig engine would.
+ * early.  Each zone whose lists hold a pageblock's worth or more, and that
+ * has room for two blocks, is drained by one alloc_contig_range() call,
+ * which drains every CPU's lists of the zone once its range is isolated: on
+ * a free or held movable block, which moves nothing (pcompact_flush_zone()),
+ * or where the zone has none (a fragmented node often has not), on the first
+ * block at most half in use, which it empties as the contig engine would.
+ * Only the blocks the node gained over the calls themselves count, and
+ * none in order_blocks_emptied: the kernel's call alone decides whether the
+ * round made progress (pcompact_round_defers()).
  */
 static void pcompact_engine_drain_first(struct pcompact_round *round)
 {
 	pg_data_t *pgdat = NODE_DATA(round->nid);
-	unsigned long before, after, gained, emptied, drains = 0;
-	unsigned long freed_before = round->blocks_freed;
+	int unevictable_ok = -1;
 	int zid;
 
-	before = pcompact_free_blocks_node(round->nid, pageblock_order);
 	for (zid = MAX_NR_ZONES - 1; zid >= 0; zid--) {
 		struct zone *zone = &pgdat->node_zones[zid];
-		struct pcompact_scan scan = {
-			.zone = zone,
-			.unevictable_ok = round->unevictable_ok,
-			.run_max_pairs = 1,
-		};
-		unsigned long pfn;
+		struct pcompact_scan scan = { .zone = zone, .run_max_pairs = 1 };
+		unsigned long pfn, before, after;
+		unsigned int in_use = 0;
+		u64 start;
+		int err;
 
+		if (READ_ONCE(*round->stopping) || pcompact_must_stop(round, ktime_get_ns()))
+			return;
 		if (!populated_zone(zone) || pcompact_headroom_blocks(zone) < 2 ||
 		    pcompact_zone_pcp_pages(zone) < pageblock_nr_pages)
 			continue;
-		pfn = pcompact_find_free_block(zone, true);
-		if (pfn) {
-			if (!pcompact_flush_zone(zone, pfn))
-				drains++;
-			continue;
+		start = ktime_get_ns();
+		pfn = pcompact_find_free_or_held_block(zone);
+		if (!pfn) {
+			/* Read once per round, and only when a block may have to move. */
+			if (unevictable_ok < 0)
+				unevictable_ok = pcompact_unevictable_allowed();
+			scan.unevictable_ok = unevictable_ok;
+			pfn = pcompact_find_cheap_block(&scan, round, &in_use);
 		}
-		pfn = pcompact_find_cheap_block(&scan);
-		if (pfn && !pcompact_empty_range(&scan, pfn, 1, round))
-			drains++;
+		round->scan_ns += ktime_get_ns() - start;
+		if (!pfn)
+			continue;
+		before = pcompact_free_blocks_node(round->nid, pageblock_order);
+		err = in_use ? pcompact_drain_through_block(round, pfn, in_use) :
+			       pcompact_flush_zone(zone, pfn);
+		if (err)
+			continue;
+		after = pcompact_free_blocks_node(round->nid, pageblock_order);
+		round->call_drains++;
+		if (after > before) {
+			round->call_drain_blocks += after - before;
+			round->blocks_freed += after - before;
+		}
 	}
-	if (!drains)
-		return;
-	round->call_drains += drains;
-	after = pcompact_free_blocks_node(round->nid, pageblock_order);
-	gained = after > before ? after - before : 0;
-	round->call_drain_blocks += gained;
-	/* A block emptied to drain is in blocks_freed already (pcompact_empty_range()). */
-	emptied = round->blocks_freed - freed_before;
-	if (gained > emptied)
-		round->blocks_freed += gained - emptied;
 }
 
 /**

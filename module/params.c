@@ -252,8 +252,10 @@ MODULE_PARM_DESC(contig_after_fallback,
 /*
  * drain_before_call - with engine=node-sysfs, before a round calls the
  * kernel's compaction, drain the per-CPU lists of each of the node's zones
- * where they hold at least a pageblock's worth of free pages, through one
- * free pageblock taken with alloc_contig_range() and given back (engine.c,
+ * where they hold at least a pageblock's worth of free pages and that has
+ * room for two pageblocks, through one alloc_contig_range() call: on a free
+ * pageblock, given back at once, or where the zone has none on the first
+ * pageblock at most half in use, which it empties (engine.c,
  * pcompact_engine_drain_first()).  bool, default N.  The kernel's free
  * scanner takes its targets from the buddy lists only: in the 6.12 bench at
  * proactiveness 80 (results/p80-612-current*), node 1's calls took about
@@ -266,7 +268,7 @@ bool pcompact_drain_before_call;
 
 PCOMPACT_BOOL_PARAM(drain_before_call, pcompact_drain_before_call, pcompact_param_no_action);
 MODULE_PARM_DESC(drain_before_call,
-		 "With engine=node-sysfs, drain the per-CPU lists that hold free pages before each call of the kernel's compaction (bool, default: N)");
+		 "With engine=node-sysfs, before each call of the kernel's compaction drain the per-CPU lists of every zone where they hold a pageblock's worth of free pages, through one free pageblock or one at most half in use (bool, default: N)");
 
 /*
  * proactiveness - how hard to compact, 0..100, as vm.compaction_proactiveness.
