@@ -550,6 +550,12 @@ OPTION_METRICS = [
 ]
 OPTION_BASE = "pcompact"
 
+# Issue 13's cost of a block created, as a metric of an option or A/B row.
+CPU_PER_BLOCK_METRIC = ("compactor CPU per block created",
+                        ("khugehog", "compactor_cpu_ms_per_block_created"), "le")
+MOVED_PER_BLOCK_METRIC = ("pages migrated per block created",
+                          ("khugehog", "migrated_per_block_created"), "le")
+
 
 def burst_compactor_cpu_ms(summary):
     """kcompactd's and pcompactd's CPU time (ms) over a run's bursts
@@ -573,11 +579,7 @@ BURST_OPTION_BASE = "bursts-pcompact"
 # An option at proactiveness 80 (pcompact-p80-<x>) against pcompact-p80: the
 # drain's option metrics and what issue 13's p80 targets add.
 P80_OPTION_BASE = "pcompact-p80"
-P80_OPTION_METRICS = OPTION_METRICS + [
-    ("compactor CPU per block created", ("khugehog", "compactor_cpu_ms_per_block_created"),
-     "le"),
-    ("pages migrated per block created", ("khugehog", "migrated_per_block_created"), "le"),
-]
+P80_OPTION_METRICS = OPTION_METRICS + [CPU_PER_BLOCK_METRIC, MOVED_PER_BLOCK_METRIC]
 
 
 def _option_base(name):
@@ -718,9 +720,8 @@ def evaluate_context(runs, names, seed):
 # commits, or one commit with and without a bench option): the metrics of
 # issue 13's drain targets, as they are in each run, and what explains them.
 AB_METRICS = OPTION_METRICS + [
-    ("pages migrated per block created", ("khugehog", "migrated_per_block_created"), "le"),
-    ("compactor CPU per block created", ("khugehog", "compactor_cpu_ms_per_block_created"),
-     "le"),
+    MOVED_PER_BLOCK_METRIC,
+    CPU_PER_BLOCK_METRIC,
     ("stream time", ("khugehog", "alloc_s"), "le"),
     ("compactor CPU per page it migrated (traced)",
      ("khugehog", "compactor_cpu_us_per_page_migrated"), "le"),

@@ -285,14 +285,11 @@ ALL += [
 # `scripts/bench --scenarios kernel-p80,pcompact-p80,pcompact-p80-drain`;
 # at 20, with plain pcompact: `--scenarios kernel,pcompact,pcompact-drain`.
 ALL += [
-    Scenario("pcompact-p80-drain", "module", 80, ("khugehog", "thp"),
-             "pcompact.ko proactiveness=80 drain_before_call=1: each call of the kernel's "
-             "compaction comes after a drain of the per-CPU lists that hold free pages",
-             "drain_before_call=1", "call_drains"),
-    Scenario("pcompact-drain", "module", 20, ("khugehog", "thp"),
-             "pcompact.ko proactiveness=20 drain_before_call=1: each call of the kernel's "
-             "compaction comes after a drain of the per-CPU lists that hold free pages",
-             "drain_before_call=1", "call_drains"),
+    Scenario(name, "module", proactiveness, ("khugehog", "thp"),
+             f"pcompact.ko proactiveness={proactiveness} drain_before_call=1: each call of the "
+             "kernel's compaction comes after a drain of the per-CPU lists that hold free pages",
+             "drain_before_call=1", "call_drains")
+    for name, proactiveness in (("pcompact-p80-drain", 80), ("pcompact-drain", 20))
 ]
 
 
