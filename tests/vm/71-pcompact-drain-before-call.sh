@@ -36,17 +36,21 @@ insmod /pc/module/pcompact.ko enabled=0 engine=node-sysfs interval_ms=10 || fail
 [ "$(cat $PC_PARAM/drain_before_call)" = N ] ||
 	fail "drain_before_call is $(cat $PC_PARAM/drain_before_call) by default"
 
+# thread_trace NID: the trace's events of the node's pcompactd, in order.
+thread_trace() {
+	_tt_pid=$(kthread_pid "pcompactd$1")
+	[ -n "$_tt_pid" ] || fail "no pcompactd$1"
+	awk -v pid="$_tt_pid" '{ task = $1; sub(/.*-/, "", task) } task == pid' \
+		/sys/kernel/tracing/trace
+}
+
 # first_of NID: what the node's pcompactd did first in the trace, "drain"
 # (drain_all_pages) or "call" (the kernel's compaction began), or "none".
 first_of() {
-	_fo_pid=$(kthread_pid "pcompactd$1")
-	[ -n "$_fo_pid" ] || fail "no pcompactd$1"
-	awk -v pid="$_fo_pid" '
-		{ task = $1; sub(/.*-/, "", task) }
-		task != pid { next }
+	thread_trace "$1" | awk '
 		/ drain_[_a-z]+: / { print "drain"; found = 1; exit }
 		/ mm_compaction_begin: / { print "call"; found = 1; exit }
-		END { if (!found) print "none" }' /sys/kernel/tracing/trace
+		END { if (!found) print "none" }'
 }
 
 # zone_pcp_max NID: the most pages the per-CPU lists of one zone of node NID
@@ -94,7 +98,7 @@ for nid in $ABOVE; do
 	note "on, node $nid: $pcp pages on one zone's per-CPU lists, first: $first, $(node_stat "$nid" call_drains) drains gained $(node_stat "$nid" call_drain_blocks) blocks"
 	[ "$pcp" -ge 1024 ] || continue
 	checked=$((checked + 1))
-	[ "$first" = drain ] || fail "node $nid: $pcp pages on one zone's per-CPU lists and its first act was '$first', not a drain; its first events: $(awk -v pid="$(kthread_pid "pcompactd$nid")" '{ task = $1; sub(/.*-/, "", task) } task == pid' /sys/kernel/tracing/trace | head -3 | tr -s ' ')"
+	[ "$first" = drain ] || fail "node $nid: $pcp pages on one zone's per-CPU lists and its first act was '$first', not a drain; its first events: $(thread_trace "$nid" | head -3 | tr -s ' ')"
 	[ "$(node_stat "$nid" call_drains)" -ge 1 ] || fail "node $nid drained, call_drains is 0"
 done
 verify_frag "after the drains"
