@@ -542,6 +542,22 @@ static void pcompact_give_range(unsigned long pfn, unsigned long nr_pages,
 #define PCOMPACT_LONE_BLOCK_ORDER	(pageblock_order - 1)
 
 /*
+ * Empty @nr_blocks pageblocks at @pfn with one alloc_contig_range() call,
+ * traced (pcompact_range) with the @in_use pages it had to move, so that
+ * every block the mechanism empties shows in the trace the same way.
+ * Returns the call's error.
+ */
+static int pcompact_take_traced(int nid, unsigned long pfn, unsigned int nr_blocks,
+				unsigned int in_use)
+{
+	u64 start = ktime_get_ns();
+	int err = pcompact_contig_take(pfn, pfn + (unsigned long)nr_blocks * pageblock_nr_pages);
+
+	trace_pcompact_range(nid, pfn, nr_blocks, in_use, err, ktime_get_ns() - start);
+	return err;
+}
+
+/*
  * Empty @nr_blocks blocks at @pfn in one call and free them.  Returns 0, or
  * the error of alloc_contig_range(); -EAGAIN when a block is no longer worth
  * trying (turned unmovable, or free) since the plan was made.
@@ -554,7 +570,6 @@ static int pcompact_empty_range(const struct pcompact_scan *scan,
 	unsigned long nr_pages = (unsigned long)nr_blocks * pageblock_nr_pages;
 	unsigned long free_end = pfn;
 	unsigned int in_use = 0, used, i;
-	u64 start;
 	int err;
 
 	/* What moves is what is in use now, targets of earlier calls included. */
@@ -564,10 +579,7 @@ static int pcompact_empty_range(const struct pcompact_scan *scan,
 			return -EAGAIN;
 		in_use += used;
 	}
-	start = ktime_get_ns();
-	err = pcompact_contig_take(pfn, pfn + nr_pages);
-	trace_pcompact_range(round->nid, pfn, nr_blocks, in_use, err,
-			     ktime_get_ns() - start);
+	err = pcompact_take_traced(round->nid, pfn, nr_blocks, in_use);
 	if (err)
 		return err;
 	pcompact_give_range(pfn, nr_pages, order);
@@ -1233,10 +1245,8 @@ static unsigned long pcompact_find_cheap_block(const struct pcompact_scan *scan,
 static int pcompact_drain_through_block(struct pcompact_round *round, unsigned long pfn,
 					unsigned int in_use)
 {
-	u64 start = ktime_get_ns();
-	int err = pcompact_contig_take(pfn, pfn + pageblock_nr_pages);
+	int err = pcompact_take_traced(round->nid, pfn, 1, in_use);
 
-	trace_pcompact_range(round->nid, pfn, 1, in_use, err, ktime_get_ns() - start);
 	if (err)
 		return err;
 	pcompact_give_range(pfn, pageblock_nr_pages, PCOMPACT_LONE_BLOCK_ORDER);
