@@ -558,7 +558,8 @@ static int pcompact_take_traced(int nid, unsigned long pfn, unsigned int nr_bloc
 }
 
 /*
- * Empty @nr_blocks blocks at @pfn in one call and free them.  Returns 0, or
+ * Empty @nr_blocks blocks at @pfn in one call and free them, pairs as order-10
+ * pages, a lone block in halves (PCOMPACT_LONE_BLOCK_ORDER).  Returns 0, or
  * the error of alloc_contig_range(); -EAGAIN when a block is no longer worth
  * trying (turned unmovable, or free) since the plan was made.
  */
@@ -566,7 +567,7 @@ static int pcompact_empty_range(const struct pcompact_scan *scan,
 				unsigned long pfn, unsigned int nr_blocks,
 				struct pcompact_round *round)
 {
-	unsigned int order = nr_blocks == 1 ? pageblock_order : pageblock_order + 1;
+	unsigned int order = nr_blocks == 1 ? PCOMPACT_LONE_BLOCK_ORDER : pageblock_order + 1;
 	unsigned long nr_pages = (unsigned long)nr_blocks * pageblock_nr_pages;
 	unsigned long free_end = pfn;
 	unsigned int in_use = 0, used, i;
