@@ -36,15 +36,20 @@ insmod /pc/module/pcompact.ko enabled=0 engine=node-sysfs interval_ms=10 || fail
 [ "$(cat $PC_PARAM/drain_before_call)" = N ] ||
 	fail "drain_before_call is $(cat $PC_PARAM/drain_before_call) by default"
 
-# thread_trace NID: the trace's events of the node's pcompactd, in order.
+# node_thread NID: set PID to the node's pcompactd's pid.  Called in this
+# shell, not in a command substitution, so that its fail ends the test.
+node_thread() {
+	PID=$(kthread_pid "pcompactd$1")
+	[ -n "$PID" ] || fail "no pcompactd$1"
+}
+
+# thread_trace PID: the trace's events of the thread PID, in order.
 thread_trace() {
-	_tt_pid=$(kthread_pid "pcompactd$1")
-	[ -n "$_tt_pid" ] || fail "no pcompactd$1"
-	awk -v pid="$_tt_pid" '{ task = $1; sub(/.*-/, "", task) } task == pid' \
+	awk -v pid="$1" '{ task = $1; sub(/.*-/, "", task) } task == pid' \
 		/sys/kernel/tracing/trace
 }
 
-# first_of NID: what the node's pcompactd did first in the trace, "drain"
+# first_of PID: what the thread PID did first in the trace, "drain"
 # (drain_all_pages) or "call" (the kernel's compaction began), or "none".
 first_of() {
 	thread_trace "$1" | awk '
@@ -78,7 +83,8 @@ phase() {
 # Off: the call comes first.
 phase
 for nid in $ABOVE; do
-	first=$(first_of "$nid")
+	node_thread "$nid"
+	first=$(first_of "$PID")
 	eval "pcp=\$PCP_$nid"
 	note "off, node $nid: $pcp pages on one zone's per-CPU lists, first: $first"
 	[ "$first" != drain ] || fail "node $nid drained before its call with drain_before_call N"
@@ -93,12 +99,13 @@ echo Y > $PC_PARAM/drain_before_call || fail "drain_before_call Y refused"
 phase
 checked=0
 for nid in $ABOVE; do
-	first=$(first_of "$nid")
+	node_thread "$nid"
+	first=$(first_of "$PID")
 	eval "pcp=\$PCP_$nid"
 	note "on, node $nid: $pcp pages on one zone's per-CPU lists, first: $first, $(node_stat "$nid" call_drains) drains gained $(node_stat "$nid" call_drain_blocks) blocks"
 	[ "$pcp" -ge 1024 ] || continue
 	checked=$((checked + 1))
-	[ "$first" = drain ] || fail "node $nid: $pcp pages on one zone's per-CPU lists and its first act was '$first', not a drain; its first events: $(thread_trace "$nid" | head -3 | tr -s ' ')"
+	[ "$first" = drain ] || fail "node $nid: $pcp pages on one zone's per-CPU lists and its first act was '$first', not a drain; its first events: $(thread_trace "$PID" | head -3 | tr -s ' ')"
 	[ "$(node_stat "$nid" call_drains)" -ge 1 ] || fail "node $nid drained, call_drains is 0"
 done
 verify_frag "after the drains"
