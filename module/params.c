@@ -256,7 +256,7 @@ MODULE_PARM_DESC(contig_after_fallback,
  * room for two pageblocks, through one alloc_contig_range() call: on a free
  * pageblock, given back at once, or where the zone has none on the first
  * pageblock at most half in use, which it empties (engine.c,
- * pcompact_engine_drain_first()).  bool, default N.  The kernel's free
+ * pcompact_engine_drain_first()).  bool, default Y.  The kernel's free
  * scanner takes its targets from the buddy lists only: in the 6.12 bench at
  * proactiveness 80 (results/p80-612-current*), node 1's calls took about
  * 220 free pages per pageblock they scanned against node 0's 310-335, and
@@ -264,11 +264,11 @@ MODULE_PARM_DESC(contig_after_fallback,
  * node's score still at 45-82, having migrated as many pages as a call that
  * reached the target (README, "drain_before_call").
  */
-bool pcompact_drain_before_call;
+bool pcompact_drain_before_call = true;
 
 PCOMPACT_BOOL_PARAM(drain_before_call, pcompact_drain_before_call, pcompact_param_no_action);
 MODULE_PARM_DESC(drain_before_call,
-		 "With engine=node-sysfs, before each call of the kernel's compaction drain the per-CPU lists of every zone where they hold a pageblock's worth of free pages, through one free pageblock or one at most half in use (bool, default: N)");
+		 "With engine=node-sysfs, before each call of the kernel's compaction drain the per-CPU lists of every zone where they hold a pageblock's worth of free pages, through one free pageblock or one at most half in use (bool, default: Y)");
 
 /*
  * proactiveness - how hard to compact, 0..100, as vm.compaction_proactiveness.

@@ -292,6 +292,17 @@ ALL += [
     for name, proactiveness in (("pcompact-p80-drain", 80), ("pcompact-drain", 20))
 ]
 
+# drain_before_call is on by default since the 6.1 pool at 20 of 20 runs a
+# side (results/pool4-61-20-drain/); these measure pcompact as it was before,
+# for the comparison with the default: `--scenarios kernel,pcompact,pcompact-nodrain`.
+ALL += [
+    Scenario(name, "module", proactiveness, ("khugehog", "thp"),
+             f"pcompact.ko proactiveness={proactiveness} drain_before_call=0: each call of the "
+             "kernel's compaction without a drain of the per-CPU lists first",
+             "drain_before_call=0")
+    for name, proactiveness in (("pcompact-p80-nodrain", 80), ("pcompact-nodrain", 20))
+]
+
 
 def _sampling_scenarios(tag, module_args, what):
     """The drain, unmovable and sweep scenarios of one sampling pace:

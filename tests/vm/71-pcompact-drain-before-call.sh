@@ -6,9 +6,9 @@
 # drain_all_pages() (alloc_contig_range() calls it once its range is
 # isolated; the functions it calls, where they are not inlined) and the
 # compaction tracepoints:
-# - off (the default), a node's pcompactd calls the kernel's compaction
+# - off, a node's pcompactd calls the kernel's compaction
 #   before it drains anything (its fallback to contig, if any, drains after);
-# - on, it drains first, on every node whose lists held a pageblock's worth
+# - on (the default), it drains first, on every node whose lists held a pageblock's worth
 #   when compaction was switched on (call_drains counts it);
 # - frag --verify then finds every page it keeps intact: the drain takes a
 #   free block and gives it back, or, where the zone has none, empties a
@@ -33,7 +33,7 @@ done
 note "probed:$probed"
 
 insmod /pc/module/pcompact.ko enabled=0 engine=node-sysfs interval_ms=10 || fail "insmod"
-[ "$(cat $PC_PARAM/drain_before_call)" = N ] ||
+[ "$(cat $PC_PARAM/drain_before_call)" = Y ] ||
 	fail "drain_before_call is $(cat $PC_PARAM/drain_before_call) by default"
 
 # node_thread NID: set PID to the node's pcompactd's pid.  Called in this
@@ -81,6 +81,7 @@ phase() {
 }
 
 # Off: the call comes first.
+echo N > $PC_PARAM/drain_before_call || fail "drain_before_call N refused"
 phase
 for nid in $ABOVE; do
 	node_thread "$nid"
