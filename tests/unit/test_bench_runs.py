@@ -1790,6 +1790,10 @@ def test_stream_stops_times_the_deferral_after_the_last_round(tmp_path, capsys):
         "event,uptime_s,t_s\nmech_on,21.5,-10\nalloc_start,32.07,0\nalloc_end,32.21,0.14\n")
     _walls_run(tmp_path, "pcompact/run-4", "module", trace, "margin")
     _walls_run(tmp_path, "kernel/run-1", "sysctl", trace, "failures")
+    # A void attempt's stream is not counted, even one that stopped on failures.
+    _walls_run(tmp_path, "pcompact/run-5-void1", "module", trace, "failures", void=True)
+    (tmp_path / "pcompact/run-5-void1/events.csv").write_text(
+        (tmp_path / "pcompact/run-3/events.csv").read_text())
     out = tmp_path / "stops.csv"
     assert mod.main([str(tmp_path), "--csv", str(out)]) == 0
     rows = list(csv.DictReader(open(out)))
