@@ -84,8 +84,11 @@ enum pcompact_state {
  *			zone that held a free block back.
  * @pcp_flush_blocks:	free pageblocks the node gained over those drains.
  * @call_drains:	per-CPU list drains before a call of the kernel's
- *			compaction (drain_before_call), one per zone drained.
- * @call_drain_blocks:	free pageblocks the node gained over those drains.
+ *			compaction (drain_before_call): alloc_contig_range()
+ *			calls made to drain a zone, whether or not they took
+ *			their block (they drain once it is isolated).
+ * @call_drain_blocks:	free pageblocks the node gained over the drains
+ *			that took their block.
  */
 struct pcompact_stats {
 	atomic64_t rounds;
@@ -291,8 +294,10 @@ enum pcompact_route {
  * @pcp_flushes:	out: per-CPU list drains after the round (flush_pcp).
  * @pcp_flush_blocks:	out: free pageblocks the node gained over them.
  * @call_drains:	out: per-CPU list drains before the round's call of the
- *			kernel's compaction (drain_before_call).
- * @call_drain_blocks:	out: free pageblocks the node gained over them.
+ *			kernel's compaction (drain_before_call), taken block
+ *			or not.
+ * @call_drain_blocks:	out: free pageblocks the node gained over those that
+ *			took their block.
  */
 struct pcompact_round {
 	int nid;
