@@ -170,6 +170,7 @@ static void pcompactd_round(struct pcompact_node *pn, unsigned int score,
 	atomic64_add(round.pcp_flush_blocks, &pn->stats.pcp_flush_blocks);
 	atomic64_add(round.call_drains, &pn->stats.call_drains);
 	atomic64_add(round.call_drain_blocks, &pn->stats.call_drain_blocks);
+	atomic64_add(round.call_drain_failures, &pn->stats.call_drain_failures);
 	/*
 	 * Published last, so that whoever reads the score and then the
 	 * counters (test 40 does, through sysfs) finds this round counted.

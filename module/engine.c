@@ -1327,8 +1327,10 @@ static void pcompact_engine_drain_first(struct pcompact_round *round)
 		 * after that (7.3.4, test 71: a drain traced, none counted).
 		 */
 		round->call_drains++;
-		if (err)
+		if (err) {
+			round->call_drain_failures++;
 			continue;
+		}
 		after = pcompact_free_blocks_node(round->nid, pageblock_order);
 		if (after > before) {
 			round->call_drain_blocks += after - before;

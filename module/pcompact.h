@@ -89,6 +89,8 @@ enum pcompact_state {
  *			their block (they drain once it is isolated).
  * @call_drain_blocks:	free pageblocks the node gained over the drains
  *			that took their block.
+ * @call_drain_failures: those of the call_drains whose alloc_contig_range()
+ *			call failed, having drained or not.
  */
 struct pcompact_stats {
 	atomic64_t rounds;
@@ -120,6 +122,7 @@ struct pcompact_stats {
 	atomic64_t pcp_flush_blocks;
 	atomic64_t call_drains;
 	atomic64_t call_drain_blocks;
+	atomic64_t call_drain_failures;
 };
 
 /**
@@ -298,6 +301,7 @@ enum pcompact_route {
  *			or not.
  * @call_drain_blocks:	out: free pageblocks the node gained over those that
  *			took their block.
+ * @call_drain_failures: out: those of the call_drains whose call failed.
  */
 struct pcompact_round {
 	int nid;
@@ -325,6 +329,7 @@ struct pcompact_round {
 	unsigned long pcp_flush_blocks;
 	unsigned long call_drains;
 	unsigned long call_drain_blocks;
+	unsigned long call_drain_failures;
 };
 
 int pcompact_engine_check(int engine);

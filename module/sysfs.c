@@ -158,6 +158,7 @@ PCOMPACT_COUNTER_ATTR(pcp_flushes);
 PCOMPACT_COUNTER_ATTR(pcp_flush_blocks);
 PCOMPACT_COUNTER_ATTR(call_drains);
 PCOMPACT_COUNTER_ATTR(call_drain_blocks);
+PCOMPACT_COUNTER_ATTR(call_drain_failures);
 
 static struct attribute *pcompact_node_attrs[] = {
 	&pcompact_attr_score.attr,
@@ -198,6 +199,7 @@ static struct attribute *pcompact_node_attrs[] = {
 	&pcompact_attr_pcp_flush_blocks.kattr.attr,
 	&pcompact_attr_call_drains.kattr.attr,
 	&pcompact_attr_call_drain_blocks.kattr.attr,
+	&pcompact_attr_call_drain_failures.kattr.attr,
 	NULL,
 };
 

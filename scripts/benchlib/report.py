@@ -55,7 +55,7 @@ PCOMPACT_COUNTERS = ("rounds", "blocks_freed", "pages_migrated", "failed_blocks"
                      "reserve_rounds", "engine_fallbacks", "headroom_stops", "pcp_flushes",
                      "pcp_flush_blocks", "quiet_contig_rounds", "stalled_contig_rounds",
                      "backoffs_stall", "fed_stall_rounds", "fallback_contig_rounds",
-                     "call_drains", "call_drain_blocks")
+                     "call_drains", "call_drain_blocks", "call_drain_failures")
 
 
 class ScenarioError(Exception):

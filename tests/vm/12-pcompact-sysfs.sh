@@ -16,7 +16,7 @@ for nid in $(nodes_with_memory); do
 		 pages_migrated failed_blocks skipped_unmovable deferrals backoffs_kswapd \
 		 backoffs_contention backoffs_stall compact_ms direct_stalls direct_stall_us kcompactd_wakes \
 		 kswapd_wakes stall_wakes reserve_rounds engine_fallbacks headroom_stops pcp_flushes \
-		 pcp_flush_blocks call_drains call_drain_blocks quiet_contig_rounds fed_stall_rounds \
+		 pcp_flush_blocks call_drains call_drain_blocks call_drain_failures quiet_contig_rounds fed_stall_rounds \
 		 free_blocks reserve demand_rate; do
 		[ -r "$d/$f" ] || fail "no $d/$f"
 	done

@@ -9,7 +9,8 @@
 # - off, a node's pcompactd calls the kernel's compaction
 #   before it drains anything (its fallback to contig, if any, drains after);
 # - on (the default), it drains first, on every node whose lists held a pageblock's worth
-#   when compaction was switched on (call_drains counts it);
+#   when compaction was switched on (call_drains counts it, and
+#   call_drain_failures those of its calls that failed);
 # - frag --verify then finds every page it keeps intact: the drain takes a
 #   free block and gives it back, or, where the zone has none, empties a
 #   block at most half in use as the contig engine does.
@@ -20,7 +21,8 @@ KPROBES=/sys/kernel/tracing/kprobe_events
 [ -w $KPROBES ] || skip "no kprobe events in this kernel ($KPROBES)"
 # Leave none of this test's probes behind, whatever ends it.
 trap 'echo 0 > /sys/kernel/tracing/events/pctest/enable 2>/dev/null
-	for fn in $probed; do echo "-:pctest/drain_$fn" >> $KPROBES; done 2>/dev/null' EXIT
+	for fn in $probed; do echo "-:pctest/drain_$fn" >> $KPROBES; done 2>/dev/null
+	[ -z "$acr" ] || echo "-:pctest/acr_ret" >> $KPROBES 2>/dev/null' EXIT
 # Every function of the drain that the kernel kept out of line: the compiler
 # may inline drain_all_pages() into alloc_contig_range(), its neighbour.
 probed=""
@@ -31,6 +33,18 @@ for fn in __drain_all_pages drain_all_pages drain_pages_zone; do
 done
 [ -n "$probed" ] || skip "none of the per-CPU list drain's functions can be probed here"
 note "probed:$probed"
+# What each alloc_contig_range() call returned, as the kernel saw it: the
+# witness call_drain_failures is checked against.  The function the module
+# calls: the frozen variant where the kernel has one (7.x, compat.h), named
+# _noprof since 6.10.
+acr=""
+for fn in alloc_contig_frozen_range_noprof alloc_contig_range_noprof alloc_contig_range; do
+	grep -q -E "^[0-9a-f]+ [tT] $fn\$" /proc/kallsyms || continue
+	echo "r:pctest/acr_ret $fn ret=\$retval:s32" >> $KPROBES || fail "cannot probe $fn's return"
+	acr=$fn
+	break
+done
+[ -n "$acr" ] || note "alloc_contig_range() cannot be probed here: drain failures not checked against it"
 
 insmod /pc/module/pcompact.ko enabled=0 engine=node-sysfs interval_ms=10 || fail "insmod"
 [ "$(cat $PC_PARAM/drain_before_call)" = Y ] ||
@@ -91,6 +105,8 @@ for nid in $ABOVE; do
 	[ "$first" != drain ] || fail "node $nid drained before its call with drain_before_call N"
 done
 [ "$(node_stat_sum call_drains)" -eq 0 ] || fail "drain_before_call N counted $(node_stat_sum call_drains) drains"
+[ "$(node_stat_sum call_drain_failures)" -eq 0 ] ||
+	fail "drain_before_call N counted $(node_stat_sum call_drain_failures) failed drains"
 stop_frag >/dev/null 2>&1
 
 # On: the drain comes first on every node one of whose zones' lists held
@@ -103,7 +119,25 @@ for nid in $ABOVE; do
 	node_thread "$nid"
 	first=$(first_of "$PID")
 	eval "pcp=\$PCP_$nid"
-	note "on, node $nid: $pcp pages on one zone's per-CPU lists, first: $first, $(node_stat "$nid" call_drains) drains gained $(node_stat "$nid" call_drain_blocks) blocks"
+	drains=$(node_stat "$nid" call_drains)
+	failures=$(node_stat "$nid" call_drain_failures)
+	gained=$(node_stat "$nid" call_drain_blocks)
+	note "on, node $nid: $pcp pages on one zone's per-CPU lists, first: $first, $drains drains ($failures failed) gained $gained blocks"
+	[ "$failures" -le "$drains" ] || fail "node $nid: $failures failed drains of $drains"
+	# Only a call that took its block adds to call_drain_blocks.
+	[ "$gained" -eq 0 ] || [ "$failures" -lt "$drains" ] ||
+		fail "node $nid: all $drains drains failed, yet they gained $gained blocks"
+	# The thread's other alloc_contig_range() calls (a contig fallback)
+	# return too, so each count is at most what the kernel returned.
+	if [ -n "$acr" ]; then
+		returned_ok=$(thread_trace "$PID" | grep -c ' acr_ret: .* ret=0$')
+		returned_err=$(thread_trace "$PID" | grep ' acr_ret: ' | grep -vc ' ret=0$')
+		note "node $nid: its thread's $acr returned 0 $returned_ok times, an error $returned_err times"
+		[ $((drains - failures)) -le "$returned_ok" ] ||
+			fail "node $nid: $((drains - failures)) drains took their block, $acr returned 0 $returned_ok times"
+		[ "$failures" -le "$returned_err" ] ||
+			fail "node $nid: $failures failed drains counted, $acr returned an error $returned_err times"
+	fi
 	[ "$pcp" -ge 1024 ] || continue
 	checked=$((checked + 1))
 	[ "$first" = drain ] || fail "node $nid: $pcp pages on one zone's per-CPU lists and its first act was '$first', not a drain; its first events: $(thread_trace "$PID" | head -3 | tr -s ' ')"
