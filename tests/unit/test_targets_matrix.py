@@ -47,8 +47,10 @@ def test_target_key_names_one_target_at_20_at_80_and_for_an_option():
     at20 = TM.target_key("pcompact mean <= 0.7 x kernel mean (issue 13)")
     at80 = TM.target_key("pcompact (proactiveness 80) mean <= 0.7 x kernel (80) mean")
     option = TM.target_key("pcompact-drain (proactiveness 80) mean <= 0.7 x kernel (80) mean")
+    zeroing = TM.target_key("pcompact (init_on_alloc=1) mean <= 0.7 x kernel (init_on_alloc=1) mean")
     assert at20 == ("mean <= 0.7 x kernel mean", None)
-    assert at80 == ("mean <= 0.7 x kernel mean", 80) == option
+    assert at80 == ("mean <= 0.7 x kernel mean", "proactiveness 80") == option
+    assert zeroing == ("mean <= 0.7 x kernel mean", "init_on_alloc=1")
     assert TM.target_key("pcompact mean <= 0.5 x kernel mean")[0] != at20[0]
     switch = TM.target_key("pcompact (proactiveness 80) switch-on to every node <= low <= "
                            "1 x kernel (80)'s (never: slowest)")[0]
