@@ -10,6 +10,7 @@ no validity check voided it.
 
 import json
 import os
+import re
 
 from . import csvio, metrics, scenarios, stats
 
@@ -416,6 +417,22 @@ def run_events(path):
     csvio.CsvError when it is missing or malformed)."""
     return {r["event"]: r["uptime_s"] for r in csvio.read_table(
         os.path.join(path, "events.csv"), ["event", "uptime_s"], numeric=["uptime_s"])}
+
+
+_COMPACTOR_THREAD = re.compile(r"^(kcompactd|pcompactd)(\d+)$")
+
+
+def compactor_threads(path):
+    """{pid: (kcompactd or pcompactd, node)} of the compaction threads in a
+    run directory's kthreads_cpu.csv (raises csvio.CsvError when it is
+    missing or malformed)."""
+    threads = {}
+    for r in csvio.read_table(os.path.join(path, "kthreads_cpu.csv"), ["comm", "pid"],
+                              numeric=["pid"]):
+        m = _COMPACTOR_THREAD.match(str(r["comm"]))
+        if m:
+            threads[r["pid"]] = (m.group(1), int(m.group(2)))
+    return threads
 
 
 def load_targets(directory):
