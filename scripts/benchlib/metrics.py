@@ -123,6 +123,19 @@ def whole_cost_per_block(compactor_ms, stream_s, created):
     return (compactor_ms + stream_s * 1000) / created
 
 
+def compaction_cost_per_block(compactor_ms, direct_ms, created):
+    """Compactor CPU + the direct compaction's time, in ms, per block
+    created, or None when a part is missing or no block was created.
+
+    Of the stream's time (whole_cost_per_block()) this keeps only what the
+    allocating task spent in compaction: every block created is charged
+    with the compaction that made it, whichever thread ran it, and not with
+    the allocations themselves (their zeroing, the page tables)."""
+    if compactor_ms is None or direct_ms is None or not created or created < 0:
+        return None
+    return (compactor_ms + direct_ms) / created
+
+
 def compactor_cpu_ms(cpu_by_thread):
     """kcompactd's and pcompactd's CPU in ms together, from a thread -> ms
     mapping (a missing thread counts 0)."""

@@ -6,6 +6,7 @@ line that is wrong, on anything it cannot understand: a malformed file
 must fail the scenario, not turn into zeros.
 """
 
+import math
 import re
 
 
@@ -351,6 +352,40 @@ def stream_migrations(text, start_s, end_s):
                 raise ParseError(f"stream trace: {event} at {t} without {key}")
             out[pid] = out.get(pid, 0) + int(_number(fields[key], key))
     return out
+
+
+# The kernel's compaction events a direct compaction's thread traces from
+# its mm_compaction_try_to_compact_pages on: each zone's deferral,
+# suitability and end (the last event of a zone's compaction, after its
+# batches), and the deferral's update.
+DIRECT_COMPACTION_EVENTS = (
+    "mm_compaction_try_to_compact_pages", "mm_compaction_deferred", "mm_compaction_suitable",
+    "mm_compaction_end", "mm_compaction_defer_compaction", "mm_compaction_defer_reset")
+
+
+def direct_compaction_time(text):
+    """A stream trace -> (seconds, calls) of the direct compaction in it,
+    whichever thread ran it (the compactor threads never call
+    try_to_compact_pages()): from each mm_compaction_try_to_compact_pages
+    to the last of DIRECT_COMPACTION_EVENTS that thread traced before its
+    next one (or the trace's end).  try_to_compact_pages() traces its start
+    and each zone's outcome, not its return, so a call is timed to its last
+    zone's outcome (or the deferral reset of the allocation that took the
+    block, just after).  A direct compaction is the allocating task's CPU spent making
+    blocks, which the compactor threads' CPU does not include."""
+    spans = {}
+    total = 0.0
+    calls = 0
+    for t, pid, event, _ in trace_records(text, -math.inf, math.inf, DIRECT_COMPACTION_EVENTS):
+        if event == "mm_compaction_try_to_compact_pages":
+            if pid in spans:
+                total += spans[pid][1] - spans[pid][0]
+            spans[pid] = [t, t]
+            calls += 1
+        elif pid in spans:
+            spans[pid][1] = t
+    total += sum(last - first for first, last in spans.values())
+    return total, calls
 
 
 def compaction_end(t, fields):

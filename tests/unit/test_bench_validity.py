@@ -8,7 +8,7 @@ import sys
 import pytest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "scripts"))
-from benchlib import parse, validity  # noqa: E402
+from benchlib import metrics, parse, runs, validity  # noqa: E402
 
 # Fragmented: orders 0 and 1 only; compacted: almost all in order-9/10.
 FRAG = ["Node 0, zone DMA32 4000 4000 0 0 0 0 0 0 0 1 0",
@@ -299,6 +299,71 @@ def test_traced_migrations_split_the_compactor_from_the_stream():
     assert cost["compactor_migrated_share_pct"] == pytest.approx(100 * 350 / 366)
     assert "compactor_cpu_us_per_page_migrated" not in report.cost_summary(
         {"count": 10, "free_order9_blocks_before": 2, "cpu_ms": {}}, [], None, "")
+
+
+# Two direct compactions of the allocating task 901 (the second one's zones
+# deferred or unsuitable, the last still running when the trace ends), a
+# kcompactd and a pcompactd call in between, and a kcompactd wakeup in the
+# allocating task.
+DIRECT_TRACE = """# tracer: nop
+     khugehog-901 [000] .....    30.000: mm_compaction_try_to_compact_pages: order=9 gfp_mask=GFP_KERNEL priority=2
+     khugehog-901 [000] .....    30.001: mm_compaction_suitable: node=0 zone=DMA32 order=9 ret=continue
+   kcompactd0-43  [001] .....    30.002: mm_compaction_end: zone_start=0x1000 migrate_pfn=0x2000 free_pfn=0x5000 zone_end=0x60000, mode=sync status=success
+     khugehog-901 [000] .....    30.003: mm_compaction_migratepages: nr_migrated=16 nr_failed=0
+     khugehog-901 [000] .....    30.010: mm_compaction_end: zone_start=0x1000 migrate_pfn=0x4d200 free_pfn=0x4d200 zone_end=0x60000, mode=async status=success
+     khugehog-901 [000] .....    30.011: mm_compaction_defer_reset: node=0 zone=DMA32 order=9 order_failed=0 consider=0 limit=64
+     khugehog-901 [000] .....    30.050: mm_compaction_kcompactd_wake: nid=0 order=9 highest_zoneidx=DMA32
+        <...>-192 [001] .....    30.060: mm_compaction_end: zone_start=0x60000 migrate_pfn=0x61000 free_pfn=0x70000 zone_end=0xc0000, mode=sync status=complete
+     khugehog-901 [000] .....    30.100: mm_compaction_try_to_compact_pages: order=9 gfp_mask=GFP_KERNEL priority=2
+     khugehog-901 [000] .....    30.102: mm_compaction_deferred: node=0 zone=DMA32 order=9 order_failed=9 consider=1 limit=2
+     khugehog-901 [000] .....    30.104: mm_compaction_suitable: node=0 zone=Normal order=9 ret=skipped
+     khugehog-901 [000] .....    30.500: mm_compaction_try_to_compact_pages: order=9 gfp_mask=GFP_KERNEL priority=2
+"""
+
+
+def test_direct_compaction_is_timed_to_each_calls_last_zone_outcome():
+    seconds, calls = parse.direct_compaction_time(DIRECT_TRACE)
+    # 30.000 to the deferral reset at 30.011, 30.100 to 30.104, and the
+    # last call traced nothing after its start; the compactors' events and
+    # the wakeup in the allocating task count for no call.
+    assert calls == 3
+    assert seconds == pytest.approx(0.011 + 0.004)
+    assert parse.direct_compaction_time("") == (0.0, 0)
+
+
+def test_direct_compaction_charges_blocks_with_the_compaction_that_made_them():
+    from benchlib import report
+    assert report.traced_direct_compaction(None) is None
+    direct = report.traced_direct_compaction(DIRECT_TRACE)
+    assert direct["calls"] == 3 and direct["ms"] == pytest.approx(15.0)
+    cost = report.cost_summary({"count": 10, "free_order9_blocks_before": 2,
+                                "cpu_ms": {"kcompactd": 35.0},
+                                "traced_direct_compaction": direct}, [], None, "")
+    assert cost["compaction_with_direct_ms_per_block_created"] == pytest.approx((35 + 15) / 8)
+    assert "compaction_with_direct_ms_per_block_created" not in report.cost_summary(
+        {"count": 10, "free_order9_blocks_before": 2, "cpu_ms": {}}, [], None, "")
+    assert metrics.compaction_cost_per_block(35.0, 15.0, 0) is None
+    assert metrics.compaction_cost_per_block(None, 15.0, 8) is None
+
+
+def test_stored_runs_get_their_direct_compaction_from_the_trace(tmp_path):
+    from benchlib import report
+    run = tmp_path / "run-1"
+    run.mkdir()
+    (run / "stream_trace.txt").write_text(DIRECT_TRACE)
+    summary = {"khugehog": {"compactor_cpu_ms": 35.0, "blocks_created": 8}}
+    report.stored_direct_compaction(str(run), summary)
+    assert summary["khugehog"]["traced_direct_compaction"]["ms"] == pytest.approx(15.0)
+    assert runs.compaction_with_direct_per_block(summary) == pytest.approx(50 / 8)
+    assert summary["khugehog"]["compaction_with_direct_ms_per_block_created"] == \
+        pytest.approx(50 / 8)
+    # What the bench computed stays; an untraced run gets nothing.
+    kept = {"khugehog": {"traced_direct_compaction": {"ms": 1.0, "calls": 1}}}
+    report.stored_direct_compaction(str(run), kept)
+    assert kept["khugehog"]["traced_direct_compaction"]["ms"] == 1.0
+    bare = {"khugehog": {}}
+    report.stored_direct_compaction(str(tmp_path), bare)
+    assert bare == {"khugehog": {}} and runs.compaction_with_direct_per_block(bare) is None
 
 
 # The head start of a 6.12 1-node kernel boot (pid 42 kcompactd0) and of a
