@@ -720,8 +720,12 @@ CONTEXT_METRICS = [
 
 
 def context_base(name):
-    """The kernel scenario a pcompact scenario is compared with."""
-    return "kernel-p80" if name.endswith("-p80") else "kernel"
+    """The kernel scenario a pcompact scenario is compared with: the one
+    at its proactiveness, zeroing as it does (-ioa1).  By the scenario's
+    proactiveness, not its name: pcompact-p80-drain is at 80 too."""
+    if scenarios.zeroes_pages(name):
+        return "kernel-ioa1"
+    return "kernel-p80" if scenarios.BY_NAME[name].proactiveness == 80 else "kernel"
 
 
 def context_scenarios(names):

@@ -155,6 +155,16 @@ def test_context_against_each_scenarios_kernel():
     assert runs.evaluate_context({"pcompact": rs["pcompact"]}, ["pcompact"], seed=3) == []
 
 
+def test_context_compares_with_the_kernel_at_the_same_proactiveness_and_zeroing():
+    # An option scenario at 80 whose name does not end in -p80, and the
+    # init_on_alloc=1 pair.
+    assert runs.context_base("pcompact-p80-drain") == "kernel-p80"
+    assert runs.context_base("pcompact-p80") == "kernel-p80"
+    assert runs.context_base("pcompact-drain") == "kernel"
+    assert runs.context_base("pcompact-ioa1") == "kernel-ioa1"
+    assert "pcompact-ioa1" in runs.context_scenarios(["kernel-ioa1", "pcompact-ioa1"])
+
+
 def test_issue_13_drain_targets():
     # pcompact: mean 0.6x (met at 0.7, missed at 0.5), p99 1.2x (missed),
     # CPU per block 0.5x (met), 1.2x the in-use minimum (missed) though
