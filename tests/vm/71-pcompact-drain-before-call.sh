@@ -27,7 +27,7 @@ trap 'echo 0 > /sys/kernel/tracing/events/pctest/enable 2>/dev/null
 # may inline drain_all_pages() into alloc_contig_range(), its neighbour.
 probed=""
 for fn in __drain_all_pages drain_all_pages drain_pages_zone; do
-	grep -q -E "^[0-9a-f]+ [tT] $fn\$" /proc/kallsyms || continue
+	kernel_function "$fn" || continue
 	echo "p:pctest/drain_$fn $fn" >> $KPROBES || fail "cannot probe $fn"
 	probed="$probed $fn"
 done
@@ -39,7 +39,7 @@ note "probed:$probed"
 # _noprof since 6.10.
 acr=""
 for fn in alloc_contig_frozen_range_noprof alloc_contig_range_noprof alloc_contig_range; do
-	grep -q -E "^[0-9a-f]+ [tT] $fn\$" /proc/kallsyms || continue
+	kernel_function "$fn" || continue
 	echo "r:pctest/acr_ret $fn ret=\$retval:s32" >> $KPROBES || fail "cannot probe $fn's return"
 	acr=$fn
 	break

@@ -44,6 +44,10 @@ drain_pcp_lists() { pcp_drain_below 4096 30; }
 # module_loaded NAME: whether the module NAME is in /proc/modules.
 module_loaded() { grep -q "^$1 " /proc/modules; }
 
+# kernel_function NAME: whether the kernel has an out-of-line function NAME
+# (a text symbol in /proc/kallsyms), which a kprobe can name.
+kernel_function() { grep -q -E "^[0-9a-f]+ [tT] $1\$" /proc/kallsyms; }
+
 # kthreads_named PATTERN: count kernel threads whose name matches PATTERN.
 kthreads_named() { ps -o comm | grep -c -E "$1"; }
 
