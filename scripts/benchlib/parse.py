@@ -371,8 +371,9 @@ def direct_compaction_time(text):
     next one (or the trace's end).  try_to_compact_pages() traces its start
     and each zone's outcome, not its return, so a call is timed to its last
     zone's outcome (or the deferral reset of the allocation that took the
-    block, just after).  A direct compaction is the allocating task's CPU spent making
-    blocks, which the compactor threads' CPU does not include."""
+    block, just after).  A direct compaction is the allocating task's CPU
+    spent making blocks, which the compactor threads' CPU does not
+    include."""
     spans = {}
     total = 0.0
     calls = 0

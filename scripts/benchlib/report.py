@@ -254,11 +254,11 @@ def traced_direct_compaction(text):
 
 def stored_direct_compaction(run_dir, summary):
     """A stored run's summary with the khugehog part's
-    traced_direct_compaction (and the cost per block created it gives)
-    filled in from the run's stream_trace.txt where the bench that made it
-    did not compute it (runs before it did): so that a report rewritten
-    from older traced runs has it.  Runs without
-    a trace are left as they are."""
+    traced_direct_compaction and the cost per block created it gives (as
+    cost_summary() computes them in a bench) filled in from the run's
+    stream_trace.txt where the bench that made it did not compute them
+    (runs before it did): so that a report rewritten from older traced runs
+    has them.  Runs without a trace are left as they are."""
     khugehog = summary.get("khugehog")
     path = os.path.join(run_dir, "stream_trace.txt")
     if not isinstance(khugehog, dict) or "traced_direct_compaction" in khugehog \
@@ -267,10 +267,8 @@ def stored_direct_compaction(run_dir, summary):
     with open(path) as f:
         direct = traced_direct_compaction(f.read())
     khugehog["traced_direct_compaction"] = direct
-    khugehog.setdefault("compaction_with_direct_ms_per_block_created",
-                        metrics.compaction_cost_per_block(khugehog.get("compactor_cpu_ms"),
-                                                          direct["ms"],
-                                                          khugehog.get("blocks_created")))
+    khugehog["compaction_with_direct_ms_per_block_created"] = metrics.compaction_cost_per_block(
+        khugehog.get("compactor_cpu_ms"), direct["ms"], khugehog.get("blocks_created"))
     return summary
 
 

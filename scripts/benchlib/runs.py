@@ -676,19 +676,6 @@ def compaction_and_stream_per_block(summary):
                                         k.get("blocks_created"))
 
 
-def compaction_with_direct_per_block(summary):
-    """metrics.compaction_cost_per_block() of a traced run, from its
-    summary's fields (report.stored_direct_compaction() fills the direct
-    compaction in for runs traced before the bench computed it); None
-    without a trace."""
-    k = summary.get("khugehog") or {}
-    direct = k.get("traced_direct_compaction")
-    if not direct:
-        return None
-    return metrics.compaction_cost_per_block(k.get("compactor_cpu_ms"), direct.get("ms"),
-                                             k.get("blocks_created"))
-
-
 def phase_per_block(phase):
     """A run's compactor CPU per block created in one phase of the drain
     (metrics.phase_cost_per_block()), from the fields its summary keeps, so
@@ -713,9 +700,11 @@ CONTEXT_METRICS = [
     ("compactor CPU per block created in the stream", phase_per_block("stream")),
     # bench --trace-stream only: the compaction that made the blocks,
     # whichever thread ran it: the compactor's CPU and the allocating task's
-    # direct compaction, which the two rows above do not charge.
+    # direct compaction, which the two rows above do not charge (stored runs
+    # traced before the bench computed it get it from
+    # report.stored_direct_compaction()).
     ("compactor CPU + direct compaction time per block created (traced)",
-     compaction_with_direct_per_block),
+     ("khugehog", "compaction_with_direct_ms_per_block_created")),
 ]
 
 

@@ -346,6 +346,11 @@ def test_direct_compaction_charges_blocks_with_the_compaction_that_made_them():
     assert metrics.compaction_cost_per_block(None, 15.0, 8) is None
 
 
+# Where the context table reads it (runs.CONTEXT_METRICS).
+DIRECT_PER_BLOCK = dict(runs.CONTEXT_METRICS)[
+    "compactor CPU + direct compaction time per block created (traced)"]
+
+
 def test_stored_runs_get_their_direct_compaction_from_the_trace(tmp_path):
     from benchlib import report
     run = tmp_path / "run-1"
@@ -354,7 +359,7 @@ def test_stored_runs_get_their_direct_compaction_from_the_trace(tmp_path):
     summary = {"khugehog": {"compactor_cpu_ms": 35.0, "blocks_created": 8}}
     report.stored_direct_compaction(str(run), summary)
     assert summary["khugehog"]["traced_direct_compaction"]["ms"] == pytest.approx(15.0)
-    assert runs.compaction_with_direct_per_block(summary) == pytest.approx(50 / 8)
+    assert runs.metric(summary, DIRECT_PER_BLOCK) == pytest.approx(50 / 8)
     assert summary["khugehog"]["compaction_with_direct_ms_per_block_created"] == \
         pytest.approx(50 / 8)
     # What the bench computed stays; an untraced run gets nothing.
@@ -363,7 +368,7 @@ def test_stored_runs_get_their_direct_compaction_from_the_trace(tmp_path):
     assert kept["khugehog"]["traced_direct_compaction"]["ms"] == 1.0
     bare = {"khugehog": {}}
     report.stored_direct_compaction(str(tmp_path), bare)
-    assert bare == {"khugehog": {}} and runs.compaction_with_direct_per_block(bare) is None
+    assert bare == {"khugehog": {}} and runs.metric(bare, DIRECT_PER_BLOCK) is None
 
 
 # The head start of a 6.12 1-node kernel boot (pid 42 kcompactd0) and of a
