@@ -169,6 +169,18 @@ def phase_cost_per_block(compactor_ms, head_start_ms, blocks_before, blocks_at_s
     return head, stream
 
 
+def head_start_blocks(khugehog):
+    """The blocks a drain's head start created (phase_cost_per_block()),
+    from its summary's khugehog part: the free and held blocks at the
+    stream's start minus the free ones at switch-on; None where one is
+    missing."""
+    whole, held = khugehog.get("whole_blocks_at_start"), khugehog.get("held_blocks_at_start")
+    before = khugehog.get("free_order9_blocks_before")
+    if whole is None or held is None or before is None:
+        return None
+    return whole + held - before
+
+
 def drain_phase_costs(khugehog):
     """phase_cost_per_block() of one run, from its summary's khugehog part
     (the compactors' CPU, head-start CPU by thread, free blocks at

@@ -229,17 +229,29 @@ def traced_migrations(files, w, ev, kthreads_after):
     """With bench --trace-stream, the pages migrated from switch-on to the
     stream's end (parse.stream_migrations()) by the compactor's threads
     (kcompactd*, pcompactd*) and by every other task (the stream's direct
-    compaction): {"compactor": pages, "others": pages}, or None without a
-    trace.  The CPU time is the compactor's, so this says whether it costs
-    more per page it moves or moves more of the pages."""
+    compaction): {"compactor": pages, "others": pages}, and the compactor's
+    from switch-on to the stream's start ("compactor_head_start", where the
+    events have the start); None without a trace.  The CPU time is the
+    compactor's, so this says whether it costs more per page it moves or
+    moves more of the pages."""
     text = files.get(f"{w}/stream_trace.txt")
     if text is None or "mech_on" not in ev or "alloc_end" not in ev:
         return None
-    by_pid = parse.stream_migrations(text, ev["mech_on"], ev["alloc_end"])
     compactors = {v["pid"] for comm, v in kthreads_after.items()
                   if comm.startswith(("kcompactd", "pcompactd"))}
+    return compactor_migrations(text, ev, compactors)
+
+
+def compactor_migrations(text, ev, compactors):
+    """traced_migrations() of a stream trace, its events (uptime s) and the
+    compactor threads' pids."""
+    by_pid = parse.stream_migrations(text, ev["mech_on"], ev["alloc_end"])
     mine = sum(n for pid, n in by_pid.items() if pid in compactors)
-    return {"compactor": mine, "others": sum(by_pid.values()) - mine}
+    out = {"compactor": mine, "others": sum(by_pid.values()) - mine}
+    if "alloc_start" in ev:
+        head = parse.stream_migrations(text, ev["mech_on"], ev["alloc_start"])
+        out["compactor_head_start"] = sum(n for pid, n in head.items() if pid in compactors)
+    return out
 
 
 def traced_direct_compaction(text):
@@ -252,24 +264,73 @@ def traced_direct_compaction(text):
     return {"ms": seconds * 1000, "calls": calls}
 
 
-def stored_direct_compaction(run_dir, summary):
-    """A stored run's summary with the khugehog part's
-    traced_direct_compaction and the cost per block created it gives (as
-    cost_summary() computes them in a bench) filled in from the run's
-    stream_trace.txt where the bench that made it did not compute them
-    (runs before it did): so that a report rewritten from older traced runs
-    has them.  Runs without a trace are left as they are."""
+def stored_traced_costs(run_dir, summary):
+    """A stored run's summary with the khugehog part's traced figures that
+    the bench which made it did not compute (runs before it did) filled in
+    from the run's stream_trace.txt, as cost_summary() computes them in a
+    bench: traced_direct_compaction and the cost per block created it
+    gives, and the compactor's head-start migrations (from the run's
+    events.csv and kthreads_cpu.csv) with the head start's pages per block
+    and CPU per page.  So a report rewritten from older traced runs has
+    them.  Runs without a trace are left as they are."""
     khugehog = summary.get("khugehog")
     path = os.path.join(run_dir, "stream_trace.txt")
-    if not isinstance(khugehog, dict) or "traced_direct_compaction" in khugehog \
-            or not os.path.exists(path):
+    traced = khugehog.get("traced_migrated") if isinstance(khugehog, dict) else None
+    need_direct = isinstance(khugehog, dict) and "traced_direct_compaction" not in khugehog
+    need_head = isinstance(traced, dict) and "compactor_head_start" not in traced
+    if not (need_direct or need_head) or not os.path.exists(path):
         return summary
     with open(path) as f:
-        direct = traced_direct_compaction(f.read())
-    khugehog["traced_direct_compaction"] = direct
-    khugehog["compaction_with_direct_ms_per_block_created"] = metrics.compaction_cost_per_block(
-        khugehog.get("compactor_cpu_ms"), direct["ms"], khugehog.get("blocks_created"))
+        text = f.read()
+    if need_direct:
+        direct = traced_direct_compaction(text)
+        khugehog["traced_direct_compaction"] = direct
+        khugehog["compaction_with_direct_ms_per_block_created"] = \
+            metrics.compaction_cost_per_block(khugehog.get("compactor_cpu_ms"), direct["ms"],
+                                              khugehog.get("blocks_created"))
+    if need_head:
+        ev, compactors = stored_events_and_compactors(run_dir)
+        if ev is not None and "alloc_start" in ev:
+            traced.update(compactor_migrations(text, ev, compactors))
+            khugehog.update(head_start_traced_costs(khugehog, traced))
     return summary
+
+
+def stored_events_and_compactors(run_dir):
+    """A stored run's events ({event: uptime s}, from events.csv) and its
+    compactor threads' pids (from kthreads_cpu.csv); (None, None) where
+    either file is missing.  Raises csvio.CsvError on a malformed one."""
+    events, threads = (os.path.join(run_dir, name) for name in ("events.csv", "kthreads_cpu.csv"))
+    if not os.path.exists(events) or not os.path.exists(threads):
+        return None, None
+    ev = {r["event"]: r["uptime_s"]
+          for r in csvio.read_table(events, ["event", "uptime_s"], numeric=["uptime_s"])}
+    compactors = {r["pid"] for r in csvio.read_table(threads, ["comm", "pid"], numeric=["pid"])
+                  if r["comm"].startswith(("kcompactd", "pcompactd"))}
+    return ev, compactors
+
+
+def head_start_traced_costs(khugehog, traced):
+    """The head start's compactor cost split in two: the pages the
+    compactor migrated per block created in the head start, and its CPU
+    per page it migrated there (us), from a khugehog summary (its head-start
+    CPU, blocks at switch-on and at the stream's start) and its
+    traced_migrated; {} without the head start's migrations.  Their product
+    is the head start's CPU per block created: this says whether a
+    compactor's head start costs more because it moves more pages per block
+    or because each page costs it more."""
+    moved = (traced or {}).get("compactor_head_start")
+    if moved is None:
+        return {}
+    head_cpu = khugehog.get("head_start_cpu_ms")
+    blocks = metrics.head_start_blocks(khugehog)
+    return {
+        "compactor_migrated_per_block_head_start":
+            metrics.ratio(moved, blocks) if blocks and blocks > 0 else None,
+        "compactor_cpu_us_per_page_head_start":
+            metrics.ratio(metrics.compactor_cpu_ms(head_cpu) * 1000, moved)
+            if head_cpu and moved else None,
+    }
 
 
 def cost_summary(summary, rows, limits, frag_out, files_env_kb=None):
@@ -307,6 +368,7 @@ def cost_summary(summary, rows, limits, frag_out, files_env_kb=None):
                                                                   traced["compactor"])
         out["compactor_migrated_share_pct"] = metrics.ratio(
             traced["compactor"], traced["compactor"] + traced["others"], 100)
+        out.update(head_start_traced_costs(summary, traced))
     keep = None
     for line in frag_out.splitlines():
         if line.startswith("frag: ready "):
@@ -723,7 +785,7 @@ def read_stored_runs(directory, scenario):
             raise ValueError(f"{path}: {err}") from err
         summary.setdefault("void", [])
         judge_steps_again(scenario, summary)
-        stored_direct_compaction(os.path.dirname(path), summary)
+        stored_traced_costs(os.path.dirname(path), summary)
         attempts.append(summary)
         if re.fullmatch(r"run-\d+", os.path.basename(os.path.dirname(path))):
             standing.append(summary)
@@ -1006,6 +1068,10 @@ def khugehog_rows():
               ("khugehog", "compactor_migrated_share_pct"), None, 1),
             m("Compactor CPU per page it migrated (us, traced)",
               ("khugehog", "compactor_cpu_us_per_page_migrated"), True, 2),
+            m("Pages the compactor migrated per block created in the head start (traced)",
+              ("khugehog", "compactor_migrated_per_block_head_start"), True, 1),
+            m("Compactor CPU per page it migrated in the head start (us, traced)",
+              ("khugehog", "compactor_cpu_us_per_page_head_start"), True, 2),
             m("Switch-on to every node <= low (s)", ("khugehog", "time_to_low_s"), True, 2),
             m("pcompact time per round per GiB (ms)",
               ("khugehog", "scale", "pcompact_ms_per_round_per_gib"), True, 1),

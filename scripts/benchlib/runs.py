@@ -702,9 +702,17 @@ CONTEXT_METRICS = [
     # whichever thread ran it: the compactor's CPU and the allocating task's
     # direct compaction, which the two rows above do not charge (stored runs
     # traced before the bench computed it get it from
-    # report.stored_direct_compaction()).
+    # report.stored_traced_costs()).
     ("compactor CPU + direct compaction time per block created (traced)",
      ("khugehog", "compaction_with_direct_ms_per_block_created")),
+    # bench --trace-stream only: the head start's CPU per block created as
+    # the product of two, so that a compactor's dearer head start says
+    # whether it moves more pages per block or pays more per page (stored
+    # runs get them from report.stored_traced_costs() too).
+    ("pages the compactor migrated per block created in the head start (traced)",
+     ("khugehog", "compactor_migrated_per_block_head_start")),
+    ("compactor CPU per page it migrated in the head start (traced)",
+     ("khugehog", "compactor_cpu_us_per_page_head_start")),
 ]
 
 

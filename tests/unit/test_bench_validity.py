@@ -301,6 +301,64 @@ def test_traced_migrations_split_the_compactor_from_the_stream():
         {"count": 10, "free_order9_blocks_before": 2, "cpu_ms": {}}, [], None, "")
 
 
+def test_head_start_cost_splits_into_pages_per_block_and_cpu_per_page():
+    from benchlib import report
+    files = {"khugehog/stream_trace.txt": MIGRATION_TRACE}
+    ev = {"mech_on": 19.0, "alloc_start": 30.0, "alloc_end": 32.0}
+    threads = {"pcompactd1": {"pid": 192}, "kcompactd0": {"pid": 43}}
+    traced = report.traced_migrations(files, "khugehog", ev, threads)
+    # The stream's own migrations (901's, and 192's after 30.0) are not
+    # the head start's.
+    assert traced["compactor_head_start"] == 32 + 30 + 256
+    head = {"count": 10, "free_order9_blocks_before": 2, "whole_blocks_at_start": 5,
+            "held_blocks_at_start": 1, "cpu_ms": {"pcompactd": 50.0},
+            "head_start_cpu_ms": {"pcompactd": 31.8, "kcompactd": 0.0},
+            "traced_migrated": traced}
+    cost = report.cost_summary(head, [], None, "")
+    assert cost["compactor_migrated_per_block_head_start"] == pytest.approx(318 / 4)
+    assert cost["compactor_cpu_us_per_page_head_start"] == pytest.approx(31800 / 318)
+    # Their product is the head start's CPU per block created.
+    assert cost["compactor_migrated_per_block_head_start"] * \
+        cost["compactor_cpu_us_per_page_head_start"] / 1000 == \
+        pytest.approx(cost["compactor_cpu_ms_per_block_head_start"])
+    # Without the stream's start there is no head start to count.
+    del ev["alloc_start"]
+    assert "compactor_head_start" not in report.traced_migrations(files, "khugehog", ev, threads)
+    assert "compactor_cpu_us_per_page_head_start" not in report.cost_summary(
+        {**head, "traced_migrated": {"compactor": 1, "others": 0}}, [], None, "")
+
+
+def test_stored_runs_get_their_head_start_migrations_from_the_trace(tmp_path):
+    from benchlib import report
+    run = tmp_path / "run-1"
+    run.mkdir()
+    (run / "stream_trace.txt").write_text(MIGRATION_TRACE)
+    (run / "events.csv").write_text("event,uptime_s,t_s\nmech_on,19.0,-11\n"
+                                    "alloc_start,30.0,0\nalloc_end,32.0,2\n")
+    (run / "kthreads_cpu.csv").write_text(
+        "comm,pid,run_ms_before,run_ms_after,delta_ms\n"
+        "kcompactd0,43,0,1,1\npcompactd1,192,0,50,50\nkswapd0,901,0,1,1\n")
+    summary = {"khugehog": {
+        "traced_migrated": {"compactor": 350, "others": 16},
+        "traced_direct_compaction": {"ms": 0.0, "calls": 0},
+        "free_order9_blocks_before": 2, "whole_blocks_at_start": 5, "held_blocks_at_start": 1,
+        "head_start_cpu_ms": {"pcompactd": 31.8}}}
+    report.stored_traced_costs(str(run), summary)
+    k = summary["khugehog"]
+    assert k["traced_migrated"]["compactor_head_start"] == 318
+    assert k["compactor_migrated_per_block_head_start"] == pytest.approx(318 / 4)
+    assert k["compactor_cpu_us_per_page_head_start"] == pytest.approx(100.0)
+    for metric in ("pages the compactor migrated per block created in the head start (traced)",
+                   "compactor CPU per page it migrated in the head start (traced)"):
+        assert runs.metric(summary, dict(runs.CONTEXT_METRICS)[metric]) is not None
+    # A run without its events is left as it was.
+    (run / "events.csv").unlink()
+    bare = {"khugehog": {"traced_migrated": {"compactor": 350, "others": 16},
+                         "traced_direct_compaction": {"ms": 0.0, "calls": 0}}}
+    report.stored_traced_costs(str(run), bare)
+    assert "compactor_head_start" not in bare["khugehog"]["traced_migrated"]
+
+
 # Two direct compactions of the allocating task 901 (the second one's zones
 # deferred or unsuitable, the last still running when the trace ends), a
 # kcompactd and a pcompactd call in between, and a kcompactd wakeup in the
@@ -357,17 +415,17 @@ def test_stored_runs_get_their_direct_compaction_from_the_trace(tmp_path):
     run.mkdir()
     (run / "stream_trace.txt").write_text(DIRECT_TRACE)
     summary = {"khugehog": {"compactor_cpu_ms": 35.0, "blocks_created": 8}}
-    report.stored_direct_compaction(str(run), summary)
+    report.stored_traced_costs(str(run), summary)
     assert summary["khugehog"]["traced_direct_compaction"]["ms"] == pytest.approx(15.0)
     assert runs.metric(summary, DIRECT_PER_BLOCK) == pytest.approx(50 / 8)
     assert summary["khugehog"]["compaction_with_direct_ms_per_block_created"] == \
         pytest.approx(50 / 8)
     # What the bench computed stays; an untraced run gets nothing.
     kept = {"khugehog": {"traced_direct_compaction": {"ms": 1.0, "calls": 1}}}
-    report.stored_direct_compaction(str(run), kept)
+    report.stored_traced_costs(str(run), kept)
     assert kept["khugehog"]["traced_direct_compaction"]["ms"] == 1.0
     bare = {"khugehog": {}}
-    report.stored_direct_compaction(str(tmp_path), bare)
+    report.stored_traced_costs(str(tmp_path), bare)
     assert bare == {"khugehog": {}} and runs.metric(bare, DIRECT_PER_BLOCK) is None
 
 
