@@ -291,7 +291,9 @@ def stored_traced_costs(run_dir, summary):
     if need_head:
         ev, compactors = stored_events_and_compactors(run_dir)
         if ev is not None and "alloc_start" in ev:
-            traced.update(compactor_migrations(text, ev, compactors))
+            # Only the head start's: the rest is the bench's own count.
+            traced["compactor_head_start"] = \
+                compactor_migrations(text, ev, compactors)["compactor_head_start"]
             khugehog.update(head_start_traced_costs(khugehog, traced))
     return summary
 
