@@ -266,8 +266,11 @@ fill_tmpfs() {
 		_ft_kb=$((($4 - $5) / 2))
 		[ "$_ft_kb" -le 16384 ] || _ft_kb=16384
 		[ "$_ft_kb" -ge 256 ] || _ft_kb=256
-		dd if=/dev/zero of="$1/fill$_ft_n" bs=4k count=$((_ft_kb / 4)) 2>/dev/null ||
-			{ wait_for "$2" 10; return; }
+		# A write that fails ends the fill: say why (make check of d0caf8d:
+		# one failed at 1.73 GB and kswapd never woke; the error was lost).
+		_ft_err=$(dd if=/dev/zero of="$1/fill$_ft_n" bs=4k count=$((_ft_kb / 4)) 2>&1 >/dev/null) ||
+			{ note "fill_tmpfs: writing $1/fill$_ft_n ($_ft_kb kB, room/floor $4 $5 kB):" \
+				"$(printf '%s\n' "$_ft_err" | head -n 1)"; wait_for "$2" 10; return; }
 		_ft_n=$((_ft_n + 1))
 	done
 }
