@@ -174,11 +174,17 @@ def head_start_blocks(khugehog):
     from its summary's khugehog part: the free and held blocks at the
     stream's start minus the free ones at switch-on; None where one is
     missing."""
-    whole, held = khugehog.get("whole_blocks_at_start"), khugehog.get("held_blocks_at_start")
-    before = khugehog.get("free_order9_blocks_before")
-    if whole is None or held is None or before is None:
+    at_start, before = blocks_at_stream_start(khugehog), khugehog.get("free_order9_blocks_before")
+    if at_start is None or before is None:
         return None
-    return whole + held - before
+    return at_start - before
+
+
+def blocks_at_stream_start(khugehog):
+    """The free and per-cpu held blocks at a drain's stream start, from its
+    summary's khugehog part; None where one is missing."""
+    whole, held = khugehog.get("whole_blocks_at_start"), khugehog.get("held_blocks_at_start")
+    return None if whole is None or held is None else whole + held
 
 
 def drain_phase_costs(khugehog):
@@ -187,12 +193,11 @@ def drain_phase_costs(khugehog):
     switch-on, free and held blocks at the stream's start, the count);
     (None, None) for runs without them."""
     head_cpu = khugehog.get("head_start_cpu_ms") or {}
-    whole, held = khugehog.get("whole_blocks_at_start"), khugehog.get("held_blocks_at_start")
     return phase_cost_per_block(
         khugehog.get("compactor_cpu_ms"),
         compactor_cpu_ms(head_cpu) if head_cpu else None,
-        khugehog.get("free_order9_blocks_before"),
-        None if whole is None or held is None else whole + held, khugehog.get("count"))
+        khugehog.get("free_order9_blocks_before"), blocks_at_stream_start(khugehog),
+        khugehog.get("count"))
 
 
 # The /proc/vmstat deltas every summary carries (the issue's list).

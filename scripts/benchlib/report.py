@@ -46,6 +46,8 @@ KINDS = {
     "bursts": WorkloadKind(_RUN, "mech_on", "burst1_start", "start", "alloc_end", True),
 }
 KTHREADS = ("kcompactd", "pcompactd", "kswapd")
+# The compactor threads: kcompactd<N> and pcompactd<N> by name prefix.
+COMPACTOR_THREADS = ("kcompactd", "pcompactd")
 # Manual's first attempts kept in its summary (None for a failure), so that
 # bursts of up to this many allocations have a floor over as many.
 FIRST_ATTEMPTS_KEPT = 256
@@ -238,20 +240,21 @@ def traced_migrations(files, w, ev, kthreads_after):
     if text is None or "mech_on" not in ev or "alloc_end" not in ev:
         return None
     compactors = {v["pid"] for comm, v in kthreads_after.items()
-                  if comm.startswith(("kcompactd", "pcompactd"))}
-    return compactor_migrations(text, ev, compactors)
-
-
-def compactor_migrations(text, ev, compactors):
-    """traced_migrations() of a stream trace, its events (uptime s) and the
-    compactor threads' pids."""
-    by_pid = parse.stream_migrations(text, ev["mech_on"], ev["alloc_end"])
-    mine = sum(n for pid, n in by_pid.items() if pid in compactors)
-    out = {"compactor": mine, "others": sum(by_pid.values()) - mine}
+                  if comm.startswith(COMPACTOR_THREADS)}
+    mine, every = compactor_pages(text, ev["mech_on"], ev["alloc_end"], compactors)
+    out = {"compactor": mine, "others": every - mine}
     if "alloc_start" in ev:
-        head = parse.stream_migrations(text, ev["mech_on"], ev["alloc_start"])
-        out["compactor_head_start"] = sum(n for pid, n in head.items() if pid in compactors)
+        out["compactor_head_start"] = compactor_pages(text, ev["mech_on"], ev["alloc_start"],
+                                                      compactors)[0]
     return out
+
+
+def compactor_pages(text, start_s, end_s, compactors):
+    """The pages migrated in a stream trace between start_s and end_s
+    (uptime s; parse.stream_migrations()): (the compactor threads', whose
+    pids are compactors, every thread's)."""
+    by_pid = parse.stream_migrations(text, start_s, end_s)
+    return sum(n for pid, n in by_pid.items() if pid in compactors), sum(by_pid.values())
 
 
 def traced_direct_compaction(text):
@@ -290,10 +293,10 @@ def stored_traced_costs(run_dir, summary):
                                               khugehog.get("blocks_created"))
     if need_head:
         ev, compactors = stored_events_and_compactors(run_dir)
-        if ev is not None and "alloc_start" in ev:
+        if ev is not None and "mech_on" in ev and "alloc_start" in ev:
             # Only the head start's: the rest is the bench's own count.
-            traced["compactor_head_start"] = \
-                compactor_migrations(text, ev, compactors)["compactor_head_start"]
+            traced["compactor_head_start"] = compactor_pages(
+                text, ev["mech_on"], ev["alloc_start"], compactors)[0]
             khugehog.update(head_start_traced_costs(khugehog, traced))
     return summary
 
@@ -308,7 +311,7 @@ def stored_events_and_compactors(run_dir):
     ev = {r["event"]: r["uptime_s"]
           for r in csvio.read_table(events, ["event", "uptime_s"], numeric=["uptime_s"])}
     compactors = {r["pid"] for r in csvio.read_table(threads, ["comm", "pid"], numeric=["pid"])
-                  if r["comm"].startswith(("kcompactd", "pcompactd"))}
+                  if r["comm"].startswith(COMPACTOR_THREADS)}
     return ev, compactors
 
 
