@@ -14,7 +14,12 @@
 #   COST_ARMS           arms, each run once per repeat: kernel (the sysctl at
 #                       COST_PROACTIVENESS), pcompact (the module at it), or
 #                       pcompact+ARG[+ARG...] (the module with those
-#                       parameters, e.g. pcompact+any_cpu=0)
+#                       parameters, e.g. pcompact+any_cpu=0), or
+#                       node-sysfs (the kernel's full compaction of every
+#                       node through its sysfs compact file, at once, each
+#                       written from a shell bound to its node's CPUs: the
+#                       call pcompact's node-sysfs engine makes, without
+#                       pcompact's watch, loop or fallback)
 #   COST_REPEATS        repeats (default 2)
 #   COST_PROACTIVENESS  proactiveness of every arm (default 80)
 #   COST_WINDOW_S       seconds from switch-on to the measurement's end
@@ -64,12 +69,16 @@ shuffled() {
 		  for (i = 1; i <= n; i++) print a[i] }'
 }
 
-# counters: one line of what the row subtracts.
+# counters: one line of what the row subtracts.  The scanners' pages are
+# compact_migrate_scanned and compact_free_scanned alone: every
+# compact_zone() adds its scans there, whoever calls it, and 6.12's
+# compact_node() adds kcompactd's proactive scans to compact_daemon_* as
+# well, so summing both counted the kernel arm's twice there.
 counters() {
 	echo "$(thread_run_ns kcompactd) $(thread_run_ns pcompactd) $(free_blocks_at_least 9)" \
 		"$(vmstat_sum pgmigrate_success)" \
-		"$(vmstat_sum compact_migrate_scanned compact_daemon_migrate_scanned)" \
-		"$(vmstat_sum compact_free_scanned compact_daemon_free_scanned)" \
+		"$(vmstat_sum compact_migrate_scanned)" \
+		"$(vmstat_sum compact_free_scanned)" \
 		"$(node_scores_now both)"
 }
 
@@ -112,13 +121,59 @@ observed() {
 	echo "$_samples $_events"
 }
 
+# writers_start: the node-sysfs arm's switch-on.  Each writer measures its
+# own CPU around its write (the shell's builtin echo, so the compaction
+# runs in that shell) and leaves it in $TMP/writer.<nid>; kcompactd's and
+# pcompactd's CPU is read from outside, which a shell that has exited
+# cannot be.
+writers_start() {
+	WRITERS=""
+	rm -f "$TMP"/writer.*
+	for _node in /sys/devices/system/node/node[0-9]*; do
+		_nid=${_node##*node}
+		# shellcheck disable=SC2016
+		taskset -c "$(cat "$_node/cpulist")" sh -c \
+			'read -r a _ < /proc/self/schedstat; echo 1 > "$1/compact"
+			 read -r b _ < /proc/self/schedstat; echo $((b - a)) > "$2.tmp"
+			 mv "$2.tmp" "$2"' sh "$_node" "$TMP/writer.$_nid" &
+		WRITERS="$WRITERS $_nid:$!"
+	done
+}
+
+# writers_stop: sets WRITERS_NS, the writers' CPU time, and WRITERS_BUSY, 1
+# if any was still compacting when the window closed (then its CPU so far,
+# start-up included, and it is killed and waited for: a fatal signal ends
+# the kernel's compaction at its next batch); 0 and 0 for the other arms.
+# Not in a subshell: only this shell can wait for its writers.
+writers_stop() {
+	WRITERS_NS=0 WRITERS_BUSY=0
+	for _w in ${WRITERS:-}; do
+		_nid=${_w%%:*} _pid=${_w#*:}
+		_run=""
+		if [ ! -e "$TMP/writer.$_nid" ] &&
+		   read -r _run _rest 2>/dev/null < "/proc/$_pid/schedstat"; then
+			WRITERS_BUSY=1
+			kill -9 "$_pid" 2>/dev/null
+		fi
+		wait "$_pid" || true
+		# A writer that ended between the two looks has left its file.
+		[ -n "$_run" ] ||
+			_run=$(cat "$TMP/writer.$_nid") ||
+			die "node-sysfs writer of node $_nid ended without its time"
+		WRITERS_NS=$((WRITERS_NS + _run))
+	done
+	WRITERS=""
+}
+
 # run_arm ARM REPEAT POSITION
 run_arm() {
 	MODULE_ARGS=""
+	WRITERS=""
 	case "$1" in
 	kernel) MECH=sysctl ;;
 	pcompact) MECH=module ;;
 	pcompact+*) MECH=module; MODULE_ARGS=$(echo "${1#pcompact+}" | tr + ' ') ;;
+	node-sysfs) MECH=none ;;
 	*) die "unknown arm '$1'" ;;
 	esac
 	begin_workload "cost-$2-$3" "$1: fragmenting"
@@ -129,8 +184,10 @@ run_arm() {
 	sleep "$LEAD_S"
 	_before=$(counters)
 	mech_on
+	[ "$1" = node-sysfs ] && writers_start
 	wait_idle
 	_after=$(counters)
+	writers_stop
 	_rounds=$(pcompact_rounds_now)
 	_khh_after=$(khh_blocks_now)
 	stop_sampler
@@ -145,17 +202,17 @@ run_arm() {
 	sleep 1
 	# Still compacting when the window closed: its cost per page holds, its
 	# blocks are the window's, not a finished compaction's.
-	_busy=$(( $(compactor_run_ns) - _last > 10000000 ? 1 : 0 ))
+	_busy=$(( $(compactor_run_ns) - _last > 10000000 || WRITERS_BUSY ? 1 : 0 ))
 	_pcp=$(pcp_pages)
 	stop_frag
 	mech_off
-	echo "$2 $3 $1 $_before $_after $_pcp $_busy $_observed $_khh_after $_rounds" |
+	echo "$2 $3 $1 $_before $_after $_pcp $_busy $_observed $_khh_after $_rounds $WRITERS_NS" |
 		awk -v w="$IDLE_S" '{
-		k = ($12 - $4) / 1e6; p = ($13 - $5) / 1e6
-		printf "%d,%d,%s,%s,%.3f,%.3f,%.3f,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%s,%s,%d,%d,%d,%d,%d,%d\n",
-			$1, $2, $3, w, k + p, k, p, $6, $14, $14 - $6, $15 - $7,
+		k = ($12 - $4) / 1e6; p = ($13 - $5) / 1e6; s = $28 / 1e6
+		printf "%d,%d,%s,%s,%.3f,%.3f,%.3f,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%s,%s,%d,%d,%d,%d,%d,%d,%.3f\n",
+			$1, $2, $3, w, k + p + s, k, p, $6, $14, $14 - $6, $15 - $7,
 			$16 - $8, $17 - $9, $10, $18, $20, $21, $11, $19, $22, $23, $24, $25,
-			$26, $27 }' >&3
+			$26, $27, s }' >&3
 }
 
 main_cost() {
@@ -173,7 +230,7 @@ main_cost() {
 		"blocks_before,blocks_after,blocks_created,pages_migrated,migrate_scanned," \
 		"free_scanned,max_score_before,max_score_after,pcp_pages_after,busy_at_end," \
 		"node_scores_before,node_scores_after,sampler_samples,trace_events," \
-		"whole_blocks_after,held_blocks_after,pcompact_rounds,engine_fallbacks" |
+		"whole_blocks_after,held_blocks_after,pcompact_rounds,engine_fallbacks,writers_ms" |
 		tr -d ' ' >&3
 	_rep=1
 	while [ "$_rep" -le "$COST_REPEATS" ]; do

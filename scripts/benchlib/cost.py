@@ -42,6 +42,14 @@ KHUGEHOG_COLUMNS = ("whole_blocks_after", "held_blocks_after")
 # pcompact's rounds and engine fallbacks on every node in the window (0 for
 # the kernel's arm); None in rows written before the guest counted them.
 ROUND_COLUMNS = ("pcompact_rounds", "engine_fallbacks")
+# The node-sysfs arm's writers' CPU (ms, also in compactor_cpu_ms; 0 for the
+# other arms); None in rows written before the guest had that arm.
+WRITER_COLUMNS = ("writers_ms",)
+
+
+def optional_float(text):
+    """A float of a cell, or None for an absent or empty one."""
+    return None if text in (None, "") else float(text)
 
 
 def parse_node_scores(text):
@@ -70,7 +78,8 @@ def parse_rows(dict_rows, boot):
         converters = ([(c, int) for c in INT_COLUMNS] + [(c, float) for c in FLOAT_COLUMNS]
                       + [(c, parse_node_scores) for c in NODE_SCORE_COLUMNS]
                       + [(c, optional_int) for c in OBSERVER_COLUMNS + KHUGEHOG_COLUMNS
-                                                           + ROUND_COLUMNS])
+                                                           + ROUND_COLUMNS]
+                      + [(c, optional_float) for c in WRITER_COLUMNS])
         for col, convert in converters:
             try:
                 typed[col] = convert(row[col] if convert in (int, float) else row.get(col))
