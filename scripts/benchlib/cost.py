@@ -45,6 +45,11 @@ ROUND_COLUMNS = ("pcompact_rounds", "engine_fallbacks")
 # The node-sysfs arm's writers' CPU (ms, also in compactor_cpu_ms; 0 for the
 # other arms); None in rows written before the guest had that arm.
 WRITER_COLUMNS = ("writers_ms",)
+# Rows without writers_ms came from a guest that summed compact_*_scanned and
+# compact_daemon_*_scanned, which counts kcompactd's proactive scans twice
+# on 6.12 (its compact_node() adds them to both): their scanner metrics
+# are not computed.  The guest that added writers_ms counts them once.
+SCANNER_METRICS = ("migrate_scanned_per_page", "free_scanned_per_page")
 
 
 def optional_float(text):
@@ -107,12 +112,22 @@ def blocks_created_with_held(row):
 
 def value(row, metric):
     """The row's metric, or None where its denominator is not positive (a
-    run that migrated nothing or created no block has no cost per one), or
-    lacks it (a row from before its denominator was recorded)."""
+    run that migrated nothing or created no block has no cost per one),
+    lacks it (a row from before its denominator was recorded), or where it
+    is a scanner metric of a row that counted scans twice
+    (SCANNER_METRICS)."""
     num, den, scale = METRICS[metric]
     if row[den] is None or row[den] <= 0:
         return None
+    if metric in SCANNER_METRICS and not scans_counted_once(row):
+        return None
     return row[num] / row[den] * scale
+
+
+def scans_counted_once(row):
+    """Whether the row's scanner counts hold each compaction's scans once
+    (rows with writers_ms; SCANNER_METRICS)."""
+    return row.get("writers_ms") is not None
 
 
 def nodes_left(row):

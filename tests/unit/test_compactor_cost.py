@@ -237,6 +237,18 @@ def test_report_reads_rows_from_before_the_node_scores_and_observers(tmp_path):
     assert "Observers: not recorded in every row" in text
     assert "held blocks counted (the bench's head start) | n/a x" in text
     assert "pcompact's rounds: not recorded in every row" in text
+    assert "| pcompact | pages the free scanner read per page migrated | n/a x" in text
+    assert "Scanners: not compared" in text
+
+
+def test_scanner_metrics_only_from_rows_that_counted_each_scan_once():
+    new, = typed([row(1, "kernel", 1000, 50000, 400)], 1)
+    assert cost.value(new, "migrate_scanned_per_page") == 4
+    old = {k: str(v) for k, v in row(1, "kernel", 1000, 50000, 400).items()}
+    del old["writers_ms"]
+    old, = cost.parse_rows([old], 1)
+    assert cost.value(old, "migrate_scanned_per_page") is None
+    assert cost.value(old, "cpu_us_per_page") == 20
 
 
 def test_report_refuses_a_directory_without_boots(tmp_path, capsys):
