@@ -131,8 +131,11 @@ writers_start() {
 	rm -f "$TMP"/writer.*
 	for _node in /sys/devices/system/node/node[0-9]*; do
 		_nid=${_node##*node}
+		# A node without CPUs is compacted from any CPU, as kcompactd is.
+		_cpus=$(cat "$_node/cpulist")
+		[ -n "$_cpus" ] || _cpus=$(cat /sys/devices/system/cpu/online)
 		# shellcheck disable=SC2016
-		taskset -c "$(cat "$_node/cpulist")" sh -c \
+		taskset -c "$_cpus" sh -c \
 			'read -r a _ < /proc/self/schedstat; echo 1 > "$1/compact"
 			 read -r b _ < /proc/self/schedstat; echo $((b - a)) > "$2.tmp"
 			 mv "$2.tmp" "$2"' sh "$_node" "$TMP/writer.$_nid" &
